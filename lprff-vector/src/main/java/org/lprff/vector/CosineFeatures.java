@@ -23,9 +23,9 @@ import java.util.Objects;
  * differ by a few ulps between the scalar and the vector implementation ({@code lprff.kernels}).
  *
  * <p><b>Errors.</b> NaN or infinite inputs (or a sum that overflows) are rejected with an {@link
- * IllegalArgumentException} naming the array, the index and the value; the check costs one vector
- * add per 8 elements, and the offending index is only searched for once the result has shown that
- * one exists. When that exception is thrown, {@code out[outOff .. outOff + n)} has already been
+ * IllegalArgumentException} naming the array, the index and the value. The check costs one
+ * vector add per vector of results (the kernel sums the unscaled cosines, NaN iff some argument was
+ * not finite); the offending index is only searched for once that sum has shown that one exists. When that exception is thrown, {@code out[outOff .. outOff + n)} has already been
  * written and its contents are unspecified.
  *
  * <p>{@code out} may be {@code t} or {@code a} itself at the same offset (in place); any other
