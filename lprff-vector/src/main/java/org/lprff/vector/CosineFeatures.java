@@ -15,8 +15,9 @@ import java.util.Objects;
  * <p><b>Accuracy.</b> For every finite argument the absolute error is at most {@code 1e-6 *
  * max(1, |s|)}; in practice the vector body stays below about {@code 1.3e-7 * max(1, |s|)} and the
  * scalar one is correctly rounded to float but for the one rounding of the product. The vector
- * body is a polynomial after Cody–Waite range reduction, exact to these bounds for {@code |fl(t +
- * a)| <= 2^20} and falling back to double-precision {@link Math#cos} per element beyond.
+ * body is a polynomial after Cody–Waite range reduction (measured: 7.0e-8 at most over 13.8
+ * million arguments in {@code [-1e4 - 7, 1e4 + 7]}), used for {@code |fl(t + a)| <= 2^20}, with
+ * double-precision {@link Math#cos} per element beyond.
  *
  * <p><b>Determinism.</b> Each output depends only on its own {@code t[i]}, {@code a[i]} and {@code
  * s}: results do not depend on the position, the length {@code n} or the vector width. They may
@@ -24,8 +25,9 @@ import java.util.Objects;
  *
  * <p><b>Errors.</b> NaN or infinite inputs (or a sum that overflows) are rejected with an {@link
  * IllegalArgumentException} naming the array, the index and the value. The check costs one
- * vector add per vector of results (the kernel sums the unscaled cosines, NaN iff some argument was
- * not finite); the offending index is only searched for once that sum has shown that one exists. When that exception is thrown, {@code out[outOff .. outOff + n)} has already been
+ * vector add per vector of results (the kernel sums the unscaled cosines, NaN iff some argument
+ * was not finite); the offending index is only searched for once that sum has shown that one
+ * exists. When that exception is thrown, {@code out[outOff .. outOff + n)} has already been
  * written and its contents are unspecified.
  *
  * <p>{@code out} may be {@code t} or {@code a} itself at the same offset (in place); any other

@@ -7,7 +7,9 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Vector body with its own range reduction and polynomials, branch-free per lane.
+ * Vector body with its own range reduction and polynomials, branch-free per lane. The facade's
+ * choice: about 1.8x faster than {@link VectorCosineOperator} (the SVML call) on AVX2, with the
+ * same order of accuracy, and the same results on every platform.
  *
  * <p>For an argument {@code x = fl(t + a)}:
  *
@@ -27,10 +29,13 @@ import jdk.incubator.vector.VectorSpecies;
  * </ol>
  *
  * <p>Error against {@code cos((double) x)}: a few 1e-8 from the reduction, about 3e-8 from the
- * polynomial and up to 6e-8 from rounding the result; the largest seen in sampling each binade
- * up to 2^20 is 7.6e-8, far below the 1e-6 the facade promises. Because {@code k} comes from a
- * float product with float(2/pi) (relative error 4e-8), {@code |r|} exceeds pi/4 by about {@code
- * |x| * 6e-8}: the error grows to 3e-7 near 2^22 and the rounding trick fails past 2^22 * pi/2.
+ * polynomial and up to 6e-8 from rounding the result; the largest seen is 7.0e-8 over the 13.8
+ * million arguments of the test sweep of {@code [-1e4 - 7, 1e4 + 7]} and 7.6e-8 sampling each
+ * binade up to 2^20, far below the 1e-6 the facade promises. (Within 2^20, {@code P3} changes the
+ * result by at most {@code k * 1.7e-15 = 1.1e-9}: a 2-part split would do, and gives the same
+ * 7.0e-8 on the sweep; the third FMA is kept so the reduction error does not grow with {@code
+ * k}.) Because {@code k} comes from a float product with float(2/pi) (relative error 4e-8),
+ * {@code |r|} exceeds pi/4 by about {@code |x| * 6e-8}: the error grows to 3e-7 near 2^22 and the rounding trick fails past 2^22 * pi/2.
  * Lanes with {@code |x| > 2^20} therefore take {@link Math#cos} in double instead (a
  * predictable, never-taken branch for feature-map arguments), which keeps every finite argument
  * accurate and every infinite or NaN one NaN.
