@@ -35,10 +35,10 @@ import jdk.incubator.vector.VectorSpecies;
  * result by at most {@code k * 1.7e-15 = 1.1e-9}: a 2-part split would do, and gives the same
  * 7.0e-8 on the sweep; the third FMA is kept so the reduction error does not grow with {@code
  * k}.) Because {@code k} comes from a float product with float(2/pi) (relative error 4e-8),
- * {@code |r|} exceeds pi/4 by about {@code |x| * 6e-8}: the error grows to 3e-7 near 2^22 and the rounding trick fails past 2^22 * pi/2.
- * Lanes with {@code |x| > 2^20} therefore take {@link Math#cos} in double instead (a
- * predictable, never-taken branch for feature-map arguments), which keeps every finite argument
- * accurate and every infinite or NaN one NaN.
+ * {@code |r|} exceeds pi/4 by about {@code |x| * 6e-8}: the error grows to 3e-7 near 2^22 and
+ * the rounding trick fails past 2^22 * pi/2. Lanes with {@code |x| > 2^20} therefore take {@link
+ * Math#cos} in double instead (a predictable, never-taken branch for feature-map arguments),
+ * which keeps every finite argument accurate and every infinite or NaN one NaN.
  *
  * <p>The tail repeats the same float operations in scalar code ({@link Math#fma} is correctly
  * rounded like the lanewise FMA), so every output depends only on its own argument: results are
