@@ -15,9 +15,10 @@ import jdk.incubator.vector.VectorSpecies;
  * same IEEE operation in the same order as {@link ScalarFft}, so both bodies return equal
  * results (no FMA contraction: mul and add/sub are rounded separately, as in the scalar code).
  *
- * <p>Large transforms are cache-blocked: stages with butterflies spanning more than
- * {@link #BLOCK} points stream over the whole array; the remaining stages then run block by
- * block while the block stays in L1.
+ * <p>Stages of half-size >= lanes go two per pass over memory (radix 2^2 with the radix-2
+ * arithmetic unchanged), halving loads and stores. Large transforms are cache-blocked: stages
+ * with butterflies spanning more than {@link #BLOCK} points stream over the whole array; the
+ * remaining stages then run block by block while the block stays in L1.
  */
 final class VectorFft implements FftKernel {
 
@@ -76,14 +77,81 @@ final class VectorFft implements FftKernel {
       return;
     }
     int block = Math.min(n, BLOCK);
-    for (int h = n >>> 1; 2 * h > block; h >>>= 1) {
-      forwardStage(re, reOff, im, imOff, 0, n, h, twRe, twIm);
-    }
+    forwardStages(re, reOff, im, imOff, 0, n, n >>> 1, block, twRe, twIm);
     for (int from = 0; from < n; from += block) {
-      for (int h = block >>> 1; h >= LANES; h >>>= 1) {
-        forwardStage(re, reOff, im, imOff, from, from + block, h, twRe, twIm);
-      }
+      forwardStages(re, reOff, im, imOff, from, from + block, block >>> 1, LANES, twRe, twIm);
       forwardInRegister(re, reOff, im, imOff, from, from + block);
+    }
+  }
+
+  /** DIF stages hHigh down to hLow (both >= LANES) on [from, to), two per pass where possible. */
+  private static void forwardStages(
+      float[] re, int reOff, float[] im, int imOff, int from, int to, int hHigh, int hLow,
+      float[] twRe, float[] twIm) {
+    int h = hHigh;
+    for (; h >= 2 * hLow; h >>>= 2) {
+      forwardTwoStages(re, reOff, im, imOff, from, to, h, twRe, twIm);
+    }
+    if (h >= hLow) {
+      forwardStage(re, reOff, im, imOff, from, to, h, twRe, twIm);
+    }
+  }
+
+  /**
+   * DIF stages h and h/2 in one pass over memory (radix 2^2): the same radix-2 operations in
+   * the same order, so results equal two single stages, with half the loads and stores.
+   */
+  private static void forwardTwoStages(
+      float[] re, int reOff, float[] im, int imOff, int from, int to, int h,
+      float[] twRe, float[] twIm) {
+    int quarter = h >>> 1;
+    for (int b = from; b < to; b += 2 * h) {
+      for (int j = 0; j < quarter; j += LANES) {
+        int i0 = b + j;
+        int i1 = i0 + quarter;
+        int i2 = i0 + h;
+        int i3 = i1 + h;
+        FloatVector x0r = FloatVector.fromArray(SPECIES, re, reOff + i0);
+        FloatVector x0i = FloatVector.fromArray(SPECIES, im, imOff + i0);
+        FloatVector x1r = FloatVector.fromArray(SPECIES, re, reOff + i1);
+        FloatVector x1i = FloatVector.fromArray(SPECIES, im, imOff + i1);
+        FloatVector x2r = FloatVector.fromArray(SPECIES, re, reOff + i2);
+        FloatVector x2i = FloatVector.fromArray(SPECIES, im, imOff + i2);
+        FloatVector x3r = FloatVector.fromArray(SPECIES, re, reOff + i3);
+        FloatVector x3i = FloatVector.fromArray(SPECIES, im, imOff + i3);
+        // Stage h: (x0, x2) with tw[h + j], (x1, x3) with tw[h + quarter + j].
+        FloatVector wr = FloatVector.fromArray(SPECIES, twRe, h + j);
+        FloatVector wi = FloatVector.fromArray(SPECIES, twIm, h + j);
+        FloatVector dr = x0r.sub(x2r);
+        FloatVector di = x0i.sub(x2i);
+        FloatVector y0r = x0r.add(x2r);
+        FloatVector y0i = x0i.add(x2i);
+        FloatVector y2r = dr.mul(wr).sub(di.mul(wi));
+        FloatVector y2i = dr.mul(wi).add(di.mul(wr));
+        wr = FloatVector.fromArray(SPECIES, twRe, h + quarter + j);
+        wi = FloatVector.fromArray(SPECIES, twIm, h + quarter + j);
+        dr = x1r.sub(x3r);
+        di = x1i.sub(x3i);
+        FloatVector y1r = x1r.add(x3r);
+        FloatVector y1i = x1i.add(x3i);
+        FloatVector y3r = dr.mul(wr).sub(di.mul(wi));
+        FloatVector y3i = dr.mul(wi).add(di.mul(wr));
+        // Stage h/2: (y0, y1) and (y2, y3), both with tw[quarter + j].
+        wr = FloatVector.fromArray(SPECIES, twRe, quarter + j);
+        wi = FloatVector.fromArray(SPECIES, twIm, quarter + j);
+        y0r.add(y1r).intoArray(re, reOff + i0);
+        y0i.add(y1i).intoArray(im, imOff + i0);
+        dr = y0r.sub(y1r);
+        di = y0i.sub(y1i);
+        dr.mul(wr).sub(di.mul(wi)).intoArray(re, reOff + i1);
+        dr.mul(wi).add(di.mul(wr)).intoArray(im, imOff + i1);
+        y2r.add(y3r).intoArray(re, reOff + i2);
+        y2i.add(y3i).intoArray(im, imOff + i2);
+        dr = y2r.sub(y3r);
+        di = y2i.sub(y3i);
+        dr.mul(wr).sub(di.mul(wi)).intoArray(re, reOff + i3);
+        dr.mul(wi).add(di.mul(wr)).intoArray(im, imOff + i3);
+      }
     }
   }
 
@@ -147,12 +215,76 @@ final class VectorFft implements FftKernel {
     int block = Math.min(n, BLOCK);
     for (int from = 0; from < n; from += block) {
       inverseInRegister(re, reOff, im, imOff, from, from + block);
-      for (int h = LANES; h < block; h <<= 1) {
-        inverseStage(re, reOff, im, imOff, from, from + block, h, twRe, twIm);
-      }
+      inverseStages(re, reOff, im, imOff, from, from + block, LANES, block >>> 1, twRe, twIm);
     }
-    for (int h = block; h < n; h <<= 1) {
-      inverseStage(re, reOff, im, imOff, 0, n, h, twRe, twIm);
+    inverseStages(re, reOff, im, imOff, 0, n, block, n >>> 1, twRe, twIm);
+  }
+
+  /** DIT stages hLow up to hHigh (both >= LANES) on [from, to), two per pass where possible. */
+  private static void inverseStages(
+      float[] re, int reOff, float[] im, int imOff, int from, int to, int hLow, int hHigh,
+      float[] twRe, float[] twIm) {
+    int h = hLow;
+    for (; 2 * h <= hHigh; h <<= 2) {
+      inverseTwoStages(re, reOff, im, imOff, from, to, h, twRe, twIm);
+    }
+    if (h <= hHigh) {
+      inverseStage(re, reOff, im, imOff, from, to, h, twRe, twIm);
+    }
+  }
+
+  /** DIT stages h and 2h in one pass (radix 2^2), operations as in two single stages. */
+  private static void inverseTwoStages(
+      float[] re, int reOff, float[] im, int imOff, int from, int to, int h,
+      float[] twRe, float[] twIm) {
+    int h2 = 2 * h;
+    for (int b = from; b < to; b += 2 * h2) {
+      for (int j = 0; j < h; j += LANES) {
+        int i0 = b + j;
+        int i1 = i0 + h;
+        int i2 = i0 + h2;
+        int i3 = i1 + h2;
+        // Stage h: (x0, x1) and (x2, x3), both with conj(tw[h + j]).
+        FloatVector wr = FloatVector.fromArray(SPECIES, twRe, h + j);
+        FloatVector wi = FloatVector.fromArray(SPECIES, twIm, h + j);
+        FloatVector cr = FloatVector.fromArray(SPECIES, re, reOff + i1);
+        FloatVector ci = FloatVector.fromArray(SPECIES, im, imOff + i1);
+        FloatVector tr = cr.mul(wr).add(ci.mul(wi));
+        FloatVector ti = ci.mul(wr).sub(cr.mul(wi));
+        FloatVector ar = FloatVector.fromArray(SPECIES, re, reOff + i0);
+        FloatVector ai = FloatVector.fromArray(SPECIES, im, imOff + i0);
+        FloatVector y0r = ar.add(tr);
+        FloatVector y0i = ai.add(ti);
+        FloatVector y1r = ar.sub(tr);
+        FloatVector y1i = ai.sub(ti);
+        cr = FloatVector.fromArray(SPECIES, re, reOff + i3);
+        ci = FloatVector.fromArray(SPECIES, im, imOff + i3);
+        tr = cr.mul(wr).add(ci.mul(wi));
+        ti = ci.mul(wr).sub(cr.mul(wi));
+        ar = FloatVector.fromArray(SPECIES, re, reOff + i2);
+        ai = FloatVector.fromArray(SPECIES, im, imOff + i2);
+        FloatVector y2r = ar.add(tr);
+        FloatVector y2i = ai.add(ti);
+        FloatVector y3r = ar.sub(tr);
+        FloatVector y3i = ai.sub(ti);
+        // Stage 2h: (y0, y2) with conj(tw[2h + j]), (y1, y3) with conj(tw[2h + h + j]).
+        wr = FloatVector.fromArray(SPECIES, twRe, h2 + j);
+        wi = FloatVector.fromArray(SPECIES, twIm, h2 + j);
+        tr = y2r.mul(wr).add(y2i.mul(wi));
+        ti = y2i.mul(wr).sub(y2r.mul(wi));
+        y0r.add(tr).intoArray(re, reOff + i0);
+        y0i.add(ti).intoArray(im, imOff + i0);
+        y0r.sub(tr).intoArray(re, reOff + i2);
+        y0i.sub(ti).intoArray(im, imOff + i2);
+        wr = FloatVector.fromArray(SPECIES, twRe, h2 + h + j);
+        wi = FloatVector.fromArray(SPECIES, twIm, h2 + h + j);
+        tr = y3r.mul(wr).add(y3i.mul(wi));
+        ti = y3i.mul(wr).sub(y3r.mul(wi));
+        y1r.add(tr).intoArray(re, reOff + i1);
+        y1i.add(ti).intoArray(im, imOff + i1);
+        y1r.sub(tr).intoArray(re, reOff + i3);
+        y1i.sub(ti).intoArray(im, imOff + i3);
+      }
     }
   }
 
