@@ -94,35 +94,51 @@ final class PackedLanes {
   static IntVector codes(
       MemorySegment src, long rowOffset, int bits, int feature, IntVector shifts, IntVector mask) {
     assert feature % LANES == 0 : feature;
+    // Kept to small methods: each must stay under C2's inlining limit (FreqInlineSize = 325
+    // bytecodes) or the vectors get boxed at the call and the kernels run ~30x slower.
     if (bits == 16) {
-      return (IntVector)
-          ShortVector.fromMemorySegment(
-                  SHORT, src, rowOffset + 2L * feature, ByteOrder.LITTLE_ENDIAN)
-              .convertShape(VectorOperators.ZERO_EXTEND_S2I, INT, 0);
+      return codes16(src, rowOffset, feature);
     }
     if (bits == 8 && BYTE != null) {
-      return (IntVector)
-          ByteVector.fromMemorySegment(BYTE, src, rowOffset + feature, ByteOrder.LITTLE_ENDIAN)
-              .convertShape(VectorOperators.ZERO_EXTEND_B2I, INT, 0);
+      return codes8(src, rowOffset, feature);
     }
     long bit = (long) feature * bits;
     long at = rowOffset + (bit >>> 3);
+    int chunk = LANES * bits;
     IntVector word =
-        switch (LANES * bits) {
-          case 32 -> IntVector.broadcast(INT, src.get(INT_LE, at));
-          case 16 -> IntVector.broadcast(INT, src.get(SHORT_LE, at) & 0xFFFF);
-          case 8 -> IntVector.broadcast(INT, src.get(ValueLayout.JAVA_BYTE, at) & 0xFF);
-          case 4 ->
-              IntVector.broadcast(
-                  INT, (src.get(ValueLayout.JAVA_BYTE, at) & 0xFF) >>> (int) (bit & 7));
-          default -> {
-            // 64 bits (16 lanes of 4 bits): the upper half of the lanes shift the high int.
-            long w = src.get(LONG_LE, at);
-            yield IntVector.broadcast(INT, (int) w)
-                .blend(IntVector.broadcast(INT, (int) (w >>> 32)), HIGH_HALF);
-          }
-        };
+        chunk <= 32
+            ? IntVector.broadcast(INT, readWord(src, at, chunk, (int) (bit & 7)))
+            : readWideWord(src, at);
     return word.lanewise(VectorOperators.LSHR, shifts).and(mask);
+  }
+
+  private static IntVector codes16(MemorySegment src, long rowOffset, int feature) {
+    return (IntVector)
+        ShortVector.fromMemorySegment(SHORT, src, rowOffset + 2L * feature, ByteOrder.LITTLE_ENDIAN)
+            .convertShape(VectorOperators.ZERO_EXTEND_S2I, INT, 0);
+  }
+
+  private static IntVector codes8(MemorySegment src, long rowOffset, int feature) {
+    return (IntVector)
+        ByteVector.fromMemorySegment(BYTE, src, rowOffset + feature, ByteOrder.LITTLE_ENDIAN)
+            .convertShape(VectorOperators.ZERO_EXTEND_B2I, INT, 0);
+  }
+
+  /** The {@code chunk} (4, 8, 16 or 32) bits at byte {@code at}, bit {@code bitInByte}. */
+  private static int readWord(MemorySegment src, long at, int chunk, int bitInByte) {
+    return switch (chunk) {
+      case 32 -> src.get(INT_LE, at);
+      case 16 -> src.get(SHORT_LE, at) & 0xFFFF;
+      case 8 -> src.get(ValueLayout.JAVA_BYTE, at) & 0xFF;
+      default -> (src.get(ValueLayout.JAVA_BYTE, at) & 0xFF) >>> bitInByte;
+    };
+  }
+
+  /** 64 bits (16 lanes of 4 bits): the upper half of the lanes take the high int. */
+  private static IntVector readWideWord(MemorySegment src, long at) {
+    long w = src.get(LONG_LE, at);
+    return IntVector.broadcast(INT, (int) w)
+        .blend(IntVector.broadcast(INT, (int) (w >>> 32)), HIGH_HALF);
   }
 
   /**

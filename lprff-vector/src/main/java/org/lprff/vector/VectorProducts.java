@@ -13,11 +13,12 @@ import jdk.incubator.vector.VectorSpecies;
  * PackedLanes#dequantize} ({@code LANES} features at a time) and used at once for a block of
  * classes; no float copy of the batch or of a row is made.
  *
- * <p>Register blocking: every micro-kernel keeps 8 accumulators (2 FMA ports x latency 4-5 on
- * current x86 and AArch64 cores) plus the decoding constants in the 16 AVX2 registers. With C
- * classes in a block, C accumulators per feature vector and 8 / C feature vectors per step.
- * Wider class blocks decode each feature vector fewer times, so classes go in blocks of 8, then
- * 4, 2, 1.
+ * <p>Register blocking: a micro-kernel keeps 4 to 8 accumulators (2 FMA ports x latency 4-5 on
+ * current x86 and AArch64 cores) plus the decoding constants in the 16 AVX2 registers: blocks of
+ * 8 classes x 1 feature vector, 4 x 2, 2 x 2, 1 x 4 (forward) or 2 x 4 (accumulate). Wider class blocks decode each feature
+ * vector fewer times, so classes go in blocks of 8, then 4, 2, 1. At most 4 decodes per loop
+ * body: more and C2 stops inlining the vector calls (NodeCountInliningCutoff), which boxes every
+ * vector and is ~20x slower.
  */
 final class VectorProducts implements ProductsKernel {
 
@@ -192,7 +193,7 @@ final class VectorProducts implements ProductsKernel {
     y[yAt + 3] += a3.add(b3).reduceLanes(VectorOperators.ADD);
   }
 
-  /** 2 classes x 4 feature vectors per step. */
+  /** 2 classes x 2 feature vectors per step. */
   private static void forward2(
       MemorySegment z,
       long row,
@@ -210,34 +211,27 @@ final class VectorProducts implements ProductsKernel {
     IntVector mask = PackedLanes.mask(bits);
     FloatVector loV = FloatVector.broadcast(F, lo);
     FloatVector stepV = FloatVector.broadcast(F, step);
-    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
-    FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, b0 = a0, b1 = a0;
     int w0 = j * m, w1 = w0 + m;
     int i = from;
-    for (; i + 4 * L <= to; i += 4 * L) {
+    for (; i + 2 * L <= to; i += 2 * L) {
       FloatVector x0 = load(z, row, bits, i, shifts, mask, loV, stepV);
       FloatVector x1 = load(z, row, bits, i + L, shifts, mask, loV, stepV);
-      FloatVector x2 = load(z, row, bits, i + 2 * L, shifts, mask, loV, stepV);
-      FloatVector x3 = load(z, row, bits, i + 3 * L, shifts, mask, loV, stepV);
       a0 = x0.fma(w(wT, w0 + i), a0);
       a1 = x1.fma(w(wT, w0 + i + L), a1);
-      a2 = x2.fma(w(wT, w0 + i + 2 * L), a2);
-      a3 = x3.fma(w(wT, w0 + i + 3 * L), a3);
       b0 = x0.fma(w(wT, w1 + i), b0);
       b1 = x1.fma(w(wT, w1 + i + L), b1);
-      b2 = x2.fma(w(wT, w1 + i + 2 * L), b2);
-      b3 = x3.fma(w(wT, w1 + i + 3 * L), b3);
     }
     for (; i < to; i += L) {
       FloatVector x = load(z, row, bits, i, shifts, mask, loV, stepV);
       a0 = x.fma(w(wT, w0 + i), a0);
       b0 = x.fma(w(wT, w1 + i), b0);
     }
-    y[yAt] += a0.add(a1).add(a2.add(a3)).reduceLanes(VectorOperators.ADD);
-    y[yAt + 1] += b0.add(b1).add(b2.add(b3)).reduceLanes(VectorOperators.ADD);
+    y[yAt] += a0.add(a1).reduceLanes(VectorOperators.ADD);
+    y[yAt + 1] += b0.add(b1).reduceLanes(VectorOperators.ADD);
   }
 
-  /** 1 class x 8 feature vectors per step. */
+  /** 1 class x 4 feature vectors per step. */
   private static void forward1(
       MemorySegment z,
       long row,
@@ -256,24 +250,18 @@ final class VectorProducts implements ProductsKernel {
     FloatVector loV = FloatVector.broadcast(F, lo);
     FloatVector stepV = FloatVector.broadcast(F, step);
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
-    FloatVector a4 = a0, a5 = a0, a6 = a0, a7 = a0;
     int w0 = j * m;
     int i = from;
-    for (; i + 8 * L <= to; i += 8 * L) {
+    for (; i + 4 * L <= to; i += 4 * L) {
       a0 = load(z, row, bits, i, shifts, mask, loV, stepV).fma(w(wT, w0 + i), a0);
       a1 = load(z, row, bits, i + L, shifts, mask, loV, stepV).fma(w(wT, w0 + i + L), a1);
       a2 = load(z, row, bits, i + 2 * L, shifts, mask, loV, stepV).fma(w(wT, w0 + i + 2 * L), a2);
       a3 = load(z, row, bits, i + 3 * L, shifts, mask, loV, stepV).fma(w(wT, w0 + i + 3 * L), a3);
-      a4 = load(z, row, bits, i + 4 * L, shifts, mask, loV, stepV).fma(w(wT, w0 + i + 4 * L), a4);
-      a5 = load(z, row, bits, i + 5 * L, shifts, mask, loV, stepV).fma(w(wT, w0 + i + 5 * L), a5);
-      a6 = load(z, row, bits, i + 6 * L, shifts, mask, loV, stepV).fma(w(wT, w0 + i + 6 * L), a6);
-      a7 = load(z, row, bits, i + 7 * L, shifts, mask, loV, stepV).fma(w(wT, w0 + i + 7 * L), a7);
     }
     for (; i < to; i += L) {
       a0 = load(z, row, bits, i, shifts, mask, loV, stepV).fma(w(wT, w0 + i), a0);
     }
-    FloatVector sum = a0.add(a1).add(a2.add(a3)).add(a4.add(a5).add(a6.add(a7)));
-    y[yAt] += sum.reduceLanes(VectorOperators.ADD);
+    y[yAt] += a0.add(a1).add(a2.add(a3)).reduceLanes(VectorOperators.ADD);
   }
 
   // ---------------------------------------------------- transposed accumulate
@@ -298,7 +286,7 @@ final class VectorProducts implements ProductsKernel {
     int j = 0;
     while (j < c) {
       int block = classBlock(c - j);
-      int width = (8 / block) * L;
+      int width = block == 8 ? L : block == 4 ? 2 * L : 4 * L;
       int i = 0;
       for (; i + width <= vecEnd; i += width) {
         switch (block) {
@@ -474,7 +462,7 @@ final class VectorProducts implements ProductsKernel {
     addInto(gT, g + m + 3 * L, b3);
   }
 
-  /** Class j x features [i, i+8*LANES), all rows. */
+  /** Class j x features [i, i+4*LANES), all rows. */
   private static void accumulate1(
       MemorySegment z,
       long offset,
@@ -494,7 +482,6 @@ final class VectorProducts implements ProductsKernel {
     FloatVector loV = FloatVector.broadcast(F, lo);
     FloatVector stepV = FloatVector.broadcast(F, step);
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
-    FloatVector a4 = a0, a5 = a0, a6 = a0, a7 = a0;
     long row = offset;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
@@ -503,20 +490,12 @@ final class VectorProducts implements ProductsKernel {
       a1 = load(z, row, bits, i + L, shifts, mask, loV, stepV).fma(d0, a1);
       a2 = load(z, row, bits, i + 2 * L, shifts, mask, loV, stepV).fma(d0, a2);
       a3 = load(z, row, bits, i + 3 * L, shifts, mask, loV, stepV).fma(d0, a3);
-      a4 = load(z, row, bits, i + 4 * L, shifts, mask, loV, stepV).fma(d0, a4);
-      a5 = load(z, row, bits, i + 5 * L, shifts, mask, loV, stepV).fma(d0, a5);
-      a6 = load(z, row, bits, i + 6 * L, shifts, mask, loV, stepV).fma(d0, a6);
-      a7 = load(z, row, bits, i + 7 * L, shifts, mask, loV, stepV).fma(d0, a7);
     }
     int g = j * m + i;
     addInto(gT, g, a0);
     addInto(gT, g + L, a1);
     addInto(gT, g + 2 * L, a2);
     addInto(gT, g + 3 * L, a3);
-    addInto(gT, g + 4 * L, a4);
-    addInto(gT, g + 5 * L, a5);
-    addInto(gT, g + 6 * L, a6);
-    addInto(gT, g + 7 * L, a7);
   }
 
   /** Class j x features [i, i+LANES), all rows: the remainder of a class block. */
