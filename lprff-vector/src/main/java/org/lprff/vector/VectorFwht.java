@@ -1,0 +1,285 @@
+package org.lprff.vector;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorShuffle;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Vector API FWHT in the layout of FFHT (Andoni et al.): few passes over memory, blocks kept in L1.
+ *
+ * <ul>
+ *   <li>Levels with distance below the lane count stay inside one register: for distance h the
+ *       partner lane {@code i ^ h} is brought in by a constant shuffle and one FMA with a ±1 sign
+ *       vector finishes the butterfly ({@code v * sign + partner} is {@code a + b} on the low lane
+ *       and {@code a - b} on the high one, exactly as the scalar reference rounds them).
+ *   <li>Longer levels are adds and subtracts of whole vectors. Up to three of them are merged per
+ *       pass (radix 8: eight vectors at distance d, three levels in registers, one store each), so
+ *       a pass costs 8 loads and 8 stores for 24 add/subs; the first pass also does the in-register
+ *       levels of the eight vectors it loads.
+ *   <li>Lengths above {@link #LOG_BLOCK} go depth-first: the 2, 4 or 8 sub-blocks are transformed
+ *       recursively (so each fits in L1 while it is worked on), then one radix pass over the whole
+ *       block does the top levels.
+ *   <li>The normalization factor multiplies the outputs of the last pass, not a pass of its own.
+ * </ul>
+ */
+final class VectorFwht implements FwhtKernel {
+
+  private static final VectorSpecies<Float> SPECIES = VectorShape.FLOAT;
+  private static final int LANES = SPECIES.length();
+  private static final int LOG_LANES = Integer.numberOfTrailingZeros(LANES);
+
+  /**
+   * Blocks up to 2^LOG_BLOCK floats are done with whole-block passes: 2^11 floats are 8 KiB, a
+   * quarter of a 32 KiB L1d, leaving room for the sibling block being merged.
+   */
+  static final int LOG_BLOCK = 11;
+
+  /** Shuffle to partner lane {@code i ^ h} for in-register level h = 2^k (index k). */
+  private static final VectorShuffle<Float>[] PARTNER;
+
+  /** +1 on lanes whose bit h is 0 (they receive a + b), -1 on the others (they receive a - b). */
+  private static final FloatVector[] SIGN;
+
+  static {
+    @SuppressWarnings("unchecked")
+    VectorShuffle<Float>[] partner = new VectorShuffle[LOG_LANES];
+    FloatVector[] sign = new FloatVector[LOG_LANES];
+    for (int k = 0; k < LOG_LANES; k++) {
+      int h = 1 << k;
+      partner[k] = VectorShuffle.fromOp(SPECIES, i -> i ^ h);
+      float[] s = new float[LANES];
+      for (int i = 0; i < LANES; i++) {
+        s[i] = (i & h) == 0 ? 1f : -1f;
+      }
+      sign[k] = FloatVector.fromArray(SPECIES, s, 0);
+    }
+    PARTNER = partner;
+    SIGN = sign;
+  }
+
+  private static final ScalarFwht SMALL = new ScalarFwht();
+
+  @Override
+  public void transform(float[] x, int offset, int n) {
+    assert FwhtKernel.isValidSize(n) && offset >= 0 && offset + n <= x.length;
+    if (n < LANES) {
+      SMALL.transform(x, offset, n);
+      return;
+    }
+    block(x, offset, Integer.numberOfTrailingZeros(n), 1f, false);
+  }
+
+  @Override
+  public void transformNormalized(float[] x, int offset, int n) {
+    assert FwhtKernel.isValidSize(n) && offset >= 0 && offset + n <= x.length;
+    if (n < LANES) {
+      SMALL.transformNormalized(x, offset, n);
+      return;
+    }
+    block(x, offset, Integer.numberOfTrailingZeros(n), FwhtKernel.normalization(n), true);
+  }
+
+  /** Transforms x[offset, offset + 2^logN), scaling the outputs of its last pass if asked. */
+  private static void block(float[] x, int offset, int logN, float scale, boolean scaled) {
+    if (logN <= LOG_BLOCK) {
+      inCache(x, offset, logN, scale, scaled);
+      return;
+    }
+    // Depth-first: the sub-blocks first (each stays in cache while it is worked on), then the top
+    // levels in one pass over the whole block.
+    int top = Math.min(3, logN - LOG_BLOCK);
+    int logSub = logN - top;
+    for (int b = 0; b < 1 << top; b++) {
+      block(x, offset + (b << logSub), logSub, 1f, false);
+    }
+    crossPass(x, offset, 1 << logN, 1 << logSub, top, scale, scaled);
+  }
+
+  /** Whole-block passes over a block that fits in L1: 2^logN >= LANES. */
+  private static void inCache(float[] x, int offset, int logN, float scale, boolean scaled) {
+    int n = 1 << logN;
+    int logVectors = logN - LOG_LANES;
+    int first = Math.min(3, logVectors);
+    int remaining = logVectors - first;
+    firstPass(x, offset, n, first, scale, scaled && remaining == 0);
+    int distance = LANES << first;
+    while (remaining > 0) {
+      // Split what is left evenly: 4 levels as 2 + 2 rather than 3 + 1, same passes, fewer registers.
+      int passes = (remaining + 2) / 3;
+      int levels = (remaining + passes - 1) / passes;
+      remaining -= levels;
+      crossPass(x, offset, n, distance, levels, scale, scaled && remaining == 0);
+      distance <<= levels;
+    }
+  }
+
+  /** In-register levels (distances 1 .. LANES/2) of one vector. */
+  private static FloatVector inRegister(FloatVector v) {
+    for (int k = 0; k < LOG_LANES; k++) {
+      v = v.fma(SIGN[k], v.rearrange(PARTNER[k]));
+    }
+    return v;
+  }
+
+  /** In-register levels of every vector, then the first {@code levels} cross-vector levels. */
+  private static void firstPass(
+      float[] x, int offset, int n, int levels, float scale, boolean scaled) {
+    switch (levels) {
+      case 0 -> leafOnly(x, offset, n, scale, scaled);
+      case 1 -> radix2(x, offset, n, LANES, true, scale, scaled);
+      case 2 -> radix4(x, offset, n, LANES, true, scale, scaled);
+      default -> radix8(x, offset, n, LANES, true, scale, scaled);
+    }
+  }
+
+  private static void crossPass(
+      float[] x, int offset, int n, int distance, int levels, float scale, boolean scaled) {
+    switch (levels) {
+      case 1 -> radix2(x, offset, n, distance, false, scale, scaled);
+      case 2 -> radix4(x, offset, n, distance, false, scale, scaled);
+      default -> radix8(x, offset, n, distance, false, scale, scaled);
+    }
+  }
+
+  private static void leafOnly(float[] x, int offset, int n, float scale, boolean scaled) {
+    for (int i = offset; i < offset + n; i += LANES) {
+      FloatVector v = inRegister(FloatVector.fromArray(SPECIES, x, i));
+      if (scaled) {
+        v = v.mul(scale);
+      }
+      v.intoArray(x, i);
+    }
+  }
+
+  /** One level at distance d (a multiple of LANES), optionally after the in-register levels. */
+  private static void radix2(
+      float[] x, int offset, int n, int d, boolean leaf, float scale, boolean scaled) {
+    int end = offset + n;
+    for (int base = offset; base < end; base += 2 * d) {
+      for (int i = base; i < base + d; i += LANES) {
+        FloatVector a0 = FloatVector.fromArray(SPECIES, x, i);
+        FloatVector a1 = FloatVector.fromArray(SPECIES, x, i + d);
+        if (leaf) {
+          a0 = inRegister(a0);
+          a1 = inRegister(a1);
+        }
+        FloatVector b0 = a0.add(a1);
+        FloatVector b1 = a0.sub(a1);
+        if (scaled) {
+          b0 = b0.mul(scale);
+          b1 = b1.mul(scale);
+        }
+        b0.intoArray(x, i);
+        b1.intoArray(x, i + d);
+      }
+    }
+  }
+
+  /** Two levels (distances d, 2d) on four vectors loaded once. */
+  private static void radix4(
+      float[] x, int offset, int n, int d, boolean leaf, float scale, boolean scaled) {
+    int end = offset + n;
+    for (int base = offset; base < end; base += 4 * d) {
+      for (int i = base; i < base + d; i += LANES) {
+        FloatVector a0 = FloatVector.fromArray(SPECIES, x, i);
+        FloatVector a1 = FloatVector.fromArray(SPECIES, x, i + d);
+        FloatVector a2 = FloatVector.fromArray(SPECIES, x, i + 2 * d);
+        FloatVector a3 = FloatVector.fromArray(SPECIES, x, i + 3 * d);
+        if (leaf) {
+          a0 = inRegister(a0);
+          a1 = inRegister(a1);
+          a2 = inRegister(a2);
+          a3 = inRegister(a3);
+        }
+        FloatVector b0 = a0.add(a1);
+        FloatVector b1 = a0.sub(a1);
+        FloatVector b2 = a2.add(a3);
+        FloatVector b3 = a2.sub(a3);
+        FloatVector c0 = b0.add(b2);
+        FloatVector c2 = b0.sub(b2);
+        FloatVector c1 = b1.add(b3);
+        FloatVector c3 = b1.sub(b3);
+        if (scaled) {
+          c0 = c0.mul(scale);
+          c1 = c1.mul(scale);
+          c2 = c2.mul(scale);
+          c3 = c3.mul(scale);
+        }
+        c0.intoArray(x, i);
+        c1.intoArray(x, i + d);
+        c2.intoArray(x, i + 2 * d);
+        c3.intoArray(x, i + 3 * d);
+      }
+    }
+  }
+
+  /** Three levels (distances d, 2d, 4d) on eight vectors loaded once. */
+  private static void radix8(
+      float[] x, int offset, int n, int d, boolean leaf, float scale, boolean scaled) {
+    int end = offset + n;
+    for (int base = offset; base < end; base += 8 * d) {
+      for (int i = base; i < base + d; i += LANES) {
+        FloatVector a0 = FloatVector.fromArray(SPECIES, x, i);
+        FloatVector a1 = FloatVector.fromArray(SPECIES, x, i + d);
+        FloatVector a2 = FloatVector.fromArray(SPECIES, x, i + 2 * d);
+        FloatVector a3 = FloatVector.fromArray(SPECIES, x, i + 3 * d);
+        FloatVector a4 = FloatVector.fromArray(SPECIES, x, i + 4 * d);
+        FloatVector a5 = FloatVector.fromArray(SPECIES, x, i + 5 * d);
+        FloatVector a6 = FloatVector.fromArray(SPECIES, x, i + 6 * d);
+        FloatVector a7 = FloatVector.fromArray(SPECIES, x, i + 7 * d);
+        if (leaf) {
+          a0 = inRegister(a0);
+          a1 = inRegister(a1);
+          a2 = inRegister(a2);
+          a3 = inRegister(a3);
+          a4 = inRegister(a4);
+          a5 = inRegister(a5);
+          a6 = inRegister(a6);
+          a7 = inRegister(a7);
+        }
+        FloatVector b0 = a0.add(a1);
+        FloatVector b1 = a0.sub(a1);
+        FloatVector b2 = a2.add(a3);
+        FloatVector b3 = a2.sub(a3);
+        FloatVector b4 = a4.add(a5);
+        FloatVector b5 = a4.sub(a5);
+        FloatVector b6 = a6.add(a7);
+        FloatVector b7 = a6.sub(a7);
+        FloatVector c0 = b0.add(b2);
+        FloatVector c2 = b0.sub(b2);
+        FloatVector c1 = b1.add(b3);
+        FloatVector c3 = b1.sub(b3);
+        FloatVector c4 = b4.add(b6);
+        FloatVector c6 = b4.sub(b6);
+        FloatVector c5 = b5.add(b7);
+        FloatVector c7 = b5.sub(b7);
+        FloatVector e0 = c0.add(c4);
+        FloatVector e4 = c0.sub(c4);
+        FloatVector e1 = c1.add(c5);
+        FloatVector e5 = c1.sub(c5);
+        FloatVector e2 = c2.add(c6);
+        FloatVector e6 = c2.sub(c6);
+        FloatVector e3 = c3.add(c7);
+        FloatVector e7 = c3.sub(c7);
+        if (scaled) {
+          e0 = e0.mul(scale);
+          e1 = e1.mul(scale);
+          e2 = e2.mul(scale);
+          e3 = e3.mul(scale);
+          e4 = e4.mul(scale);
+          e5 = e5.mul(scale);
+          e6 = e6.mul(scale);
+          e7 = e7.mul(scale);
+        }
+        e0.intoArray(x, i);
+        e1.intoArray(x, i + d);
+        e2.intoArray(x, i + 2 * d);
+        e3.intoArray(x, i + 3 * d);
+        e4.intoArray(x, i + 4 * d);
+        e5.intoArray(x, i + 5 * d);
+        e6.intoArray(x, i + 6 * d);
+        e7.intoArray(x, i + 7 * d);
+      }
+    }
+  }
+}
