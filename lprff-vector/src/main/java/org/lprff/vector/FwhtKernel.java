@@ -22,10 +22,23 @@ interface FwhtKernel {
 
   /** The float factor {@code 1 / sqrt(n)} that every implementation multiplies by. */
   static float normalization(int n) {
-    return (float) (1.0 / Math.sqrt(n));
+    return Normalization.BY_LOG_N[Integer.numberOfTrailingZeros(n)];
   }
 
   static boolean isValidSize(int n) {
     return n >= 2 && Integer.bitCount(n) == 1;
+  }
+
+  /** 1/sqrt(2^k) rounded once from double, k = 0..30; a table because sqrt and divide are slow next to a 2^3 transform. */
+  final class Normalization {
+    static final float[] BY_LOG_N = new float[31];
+
+    static {
+      for (int k = 0; k < BY_LOG_N.length; k++) {
+        BY_LOG_N[k] = (float) (1.0 / Math.sqrt(Math.scalb(1.0, k)));
+      }
+    }
+
+    private Normalization() {}
   }
 }

@@ -113,14 +113,6 @@ final class VectorFwht implements FwhtKernel {
     }
   }
 
-  /** In-register levels (distances 1 .. LANES/2) of one vector. */
-  private static FloatVector inRegister(FloatVector v) {
-    for (int k = 0; k < LOG_LANES; k++) {
-      v = v.fma(SIGN[k], v.rearrange(PARTNER[k]));
-    }
-    return v;
-  }
-
   /** In-register levels of every vector, then the first {@code levels} cross-vector levels. */
   private static void firstPass(
       float[] x, int offset, int n, int levels, float scale, boolean scaled) {
@@ -128,7 +120,7 @@ final class VectorFwht implements FwhtKernel {
       case 0 -> leafOnly(x, offset, n, scale, scaled);
       case 1 -> radix2(x, offset, n, LANES, true, scale, scaled);
       case 2 -> radix4(x, offset, n, LANES, true, scale, scaled);
-      default -> radix8(x, offset, n, LANES, true, scale, scaled);
+      default -> firstRadix8(x, offset, n, scale, scaled);
     }
   }
 
@@ -137,13 +129,16 @@ final class VectorFwht implements FwhtKernel {
     switch (levels) {
       case 1 -> radix2(x, offset, n, distance, false, scale, scaled);
       case 2 -> radix4(x, offset, n, distance, false, scale, scaled);
-      default -> radix8(x, offset, n, distance, false, scale, scaled);
+      default -> radix8(x, offset, n, distance, scale, scaled);
     }
   }
 
   private static void leafOnly(float[] x, int offset, int n, float scale, boolean scaled) {
     for (int i = offset; i < offset + n; i += LANES) {
-      FloatVector v = inRegister(FloatVector.fromArray(SPECIES, x, i));
+      FloatVector v = FloatVector.fromArray(SPECIES, x, i);
+      for (int k = 0; k < LOG_LANES; k++) {
+        v = v.fma(SIGN[k], v.rearrange(PARTNER[k]));
+      }
       if (scaled) {
         v = v.mul(scale);
       }
@@ -160,8 +155,12 @@ final class VectorFwht implements FwhtKernel {
         FloatVector a0 = FloatVector.fromArray(SPECIES, x, i);
         FloatVector a1 = FloatVector.fromArray(SPECIES, x, i + d);
         if (leaf) {
-          a0 = inRegister(a0);
-          a1 = inRegister(a1);
+          for (int k = 0; k < LOG_LANES; k++) {
+            FloatVector sign = SIGN[k];
+            VectorShuffle<Float> partner = PARTNER[k];
+            a0 = a0.fma(sign, a0.rearrange(partner));
+            a1 = a1.fma(sign, a1.rearrange(partner));
+          }
         }
         FloatVector b0 = a0.add(a1);
         FloatVector b1 = a0.sub(a1);
@@ -186,10 +185,14 @@ final class VectorFwht implements FwhtKernel {
         FloatVector a2 = FloatVector.fromArray(SPECIES, x, i + 2 * d);
         FloatVector a3 = FloatVector.fromArray(SPECIES, x, i + 3 * d);
         if (leaf) {
-          a0 = inRegister(a0);
-          a1 = inRegister(a1);
-          a2 = inRegister(a2);
-          a3 = inRegister(a3);
+          for (int k = 0; k < LOG_LANES; k++) {
+            FloatVector sign = SIGN[k];
+            VectorShuffle<Float> partner = PARTNER[k];
+            a0 = a0.fma(sign, a0.rearrange(partner));
+            a1 = a1.fma(sign, a1.rearrange(partner));
+            a2 = a2.fma(sign, a2.rearrange(partner));
+            a3 = a3.fma(sign, a3.rearrange(partner));
+          }
         }
         FloatVector b0 = a0.add(a1);
         FloatVector b1 = a0.sub(a1);
@@ -213,9 +216,84 @@ final class VectorFwht implements FwhtKernel {
     }
   }
 
+  /**
+   * The first pass of the common case: eight consecutive vectors, their in-register levels and
+   * three cross levels. One flat loop with constant offsets, so C2 hoists the range checks.
+   */
+  private static void firstRadix8(float[] x, int offset, int n, float scale, boolean scaled) {
+    final int d = LANES;
+    int end = offset + n;
+    for (int i = offset; i < end; i += 8 * d) {
+      FloatVector a0 = FloatVector.fromArray(SPECIES, x, i);
+      FloatVector a1 = FloatVector.fromArray(SPECIES, x, i + d);
+      FloatVector a2 = FloatVector.fromArray(SPECIES, x, i + 2 * d);
+      FloatVector a3 = FloatVector.fromArray(SPECIES, x, i + 3 * d);
+      FloatVector a4 = FloatVector.fromArray(SPECIES, x, i + 4 * d);
+      FloatVector a5 = FloatVector.fromArray(SPECIES, x, i + 5 * d);
+      FloatVector a6 = FloatVector.fromArray(SPECIES, x, i + 6 * d);
+      FloatVector a7 = FloatVector.fromArray(SPECIES, x, i + 7 * d);
+      // In-register levels, written out here: a helper method is too large for C2 to inline
+      // reliably, and a call that is not inlined boxes every vector.
+      for (int k = 0; k < LOG_LANES; k++) {
+        FloatVector sign = SIGN[k];
+        VectorShuffle<Float> partner = PARTNER[k];
+        a0 = a0.fma(sign, a0.rearrange(partner));
+        a1 = a1.fma(sign, a1.rearrange(partner));
+        a2 = a2.fma(sign, a2.rearrange(partner));
+        a3 = a3.fma(sign, a3.rearrange(partner));
+        a4 = a4.fma(sign, a4.rearrange(partner));
+        a5 = a5.fma(sign, a5.rearrange(partner));
+        a6 = a6.fma(sign, a6.rearrange(partner));
+        a7 = a7.fma(sign, a7.rearrange(partner));
+      }
+      FloatVector b0 = a0.add(a1);
+      FloatVector b1 = a0.sub(a1);
+      FloatVector b2 = a2.add(a3);
+      FloatVector b3 = a2.sub(a3);
+      FloatVector b4 = a4.add(a5);
+      FloatVector b5 = a4.sub(a5);
+      FloatVector b6 = a6.add(a7);
+      FloatVector b7 = a6.sub(a7);
+      FloatVector c0 = b0.add(b2);
+      FloatVector c2 = b0.sub(b2);
+      FloatVector c1 = b1.add(b3);
+      FloatVector c3 = b1.sub(b3);
+      FloatVector c4 = b4.add(b6);
+      FloatVector c6 = b4.sub(b6);
+      FloatVector c5 = b5.add(b7);
+      FloatVector c7 = b5.sub(b7);
+      FloatVector e0 = c0.add(c4);
+      FloatVector e4 = c0.sub(c4);
+      FloatVector e1 = c1.add(c5);
+      FloatVector e5 = c1.sub(c5);
+      FloatVector e2 = c2.add(c6);
+      FloatVector e6 = c2.sub(c6);
+      FloatVector e3 = c3.add(c7);
+      FloatVector e7 = c3.sub(c7);
+      if (scaled) {
+        e0 = e0.mul(scale);
+        e1 = e1.mul(scale);
+        e2 = e2.mul(scale);
+        e3 = e3.mul(scale);
+        e4 = e4.mul(scale);
+        e5 = e5.mul(scale);
+        e6 = e6.mul(scale);
+        e7 = e7.mul(scale);
+      }
+      e0.intoArray(x, i);
+      e1.intoArray(x, i + d);
+      e2.intoArray(x, i + 2 * d);
+      e3.intoArray(x, i + 3 * d);
+      e4.intoArray(x, i + 4 * d);
+      e5.intoArray(x, i + 5 * d);
+      e6.intoArray(x, i + 6 * d);
+      e7.intoArray(x, i + 7 * d);
+    }
+  }
+
   /** Three levels (distances d, 2d, 4d) on eight vectors loaded once. */
   private static void radix8(
-      float[] x, int offset, int n, int d, boolean leaf, float scale, boolean scaled) {
+      float[] x, int offset, int n, int d, float scale, boolean scaled) {
     int end = offset + n;
     for (int base = offset; base < end; base += 8 * d) {
       for (int i = base; i < base + d; i += LANES) {
@@ -227,16 +305,6 @@ final class VectorFwht implements FwhtKernel {
         FloatVector a5 = FloatVector.fromArray(SPECIES, x, i + 5 * d);
         FloatVector a6 = FloatVector.fromArray(SPECIES, x, i + 6 * d);
         FloatVector a7 = FloatVector.fromArray(SPECIES, x, i + 7 * d);
-        if (leaf) {
-          a0 = inRegister(a0);
-          a1 = inRegister(a1);
-          a2 = inRegister(a2);
-          a3 = inRegister(a3);
-          a4 = inRegister(a4);
-          a5 = inRegister(a5);
-          a6 = inRegister(a6);
-          a7 = inRegister(a7);
-        }
         FloatVector b0 = a0.add(a1);
         FloatVector b1 = a0.sub(a1);
         FloatVector b2 = a2.add(a3);
