@@ -1,6 +1,7 @@
 package org.lprff.vector;
 
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -32,7 +33,7 @@ final class VectorFwht implements FwhtKernel {
    * Blocks up to 2^LOG_BLOCK floats are done with whole-block passes: 2^11 floats are 8 KiB, a
    * quarter of a 32 KiB L1d, leaving room for the sibling block being merged.
    */
-  static final int LOG_BLOCK = 11;
+  static final int LOG_BLOCK = 13;
 
   /** Shuffle to partner lane {@code i ^ h} for in-register level h = 2^k (index k). */
   private static final VectorShuffle<Float>[] PARTNER;
@@ -58,6 +59,15 @@ final class VectorFwht implements FwhtKernel {
   }
 
   private static final ScalarFwht SMALL = new ScalarFwht();
+
+  /**
+   * Partner lanes for distance 1: the two floats of each 64-bit pair swapped by a 32-bit rotate.
+   * On AVX2 this is three cheap integer ops, where rearrange is a lane-crossing vpermps (one per
+   * cycle, long latency). Small enough to be always inlined.
+   */
+  private static FloatVector swapAdjacent(FloatVector v) {
+    return v.reinterpretAsLongs().lanewise(VectorOperators.ROL, 32).reinterpretAsFloats();
+  }
 
   @Override
   public void transform(float[] x, int offset, int n) {
@@ -87,7 +97,7 @@ final class VectorFwht implements FwhtKernel {
     }
     // Depth-first: the sub-blocks first (each stays in cache while it is worked on), then the top
     // levels in one pass over the whole block.
-    int top = Math.min(3, logN - LOG_BLOCK);
+    int top = Math.min(4, logN - LOG_BLOCK);
     int logSub = logN - top;
     for (int b = 0; b < 1 << top; b++) {
       block(x, offset + (b << logSub), logSub, 1f, false);
@@ -104,7 +114,9 @@ final class VectorFwht implements FwhtKernel {
     firstPass(x, offset, n, first, scale, scaled && remaining == 0);
     int distance = LANES << first;
     while (remaining > 0) {
-      int levels = remaining == 4 ? 4 : Math.min(3, remaining);
+      // At most 4 levels per pass (radix 16), split evenly: 7 = 4 + 3, 6 = 3 + 3, 5 = 3 + 2.
+      int passes = (remaining + 3) / 4;
+      int levels = (remaining + passes - 1) / passes;
       remaining -= levels;
       crossPass(x, offset, n, distance, levels, scale, scaled && remaining == 0);
       distance <<= levels;
@@ -135,7 +147,8 @@ final class VectorFwht implements FwhtKernel {
   private static void leafOnly(float[] x, int offset, int n, float scale, boolean scaled) {
     for (int i = offset; i < offset + n; i += LANES) {
       FloatVector v = FloatVector.fromArray(SPECIES, x, i);
-      for (int k = 0; k < LOG_LANES; k++) {
+      v = v.fma(SIGN[0], swapAdjacent(v));
+      for (int k = 1; k < LOG_LANES; k++) {
         v = v.fma(SIGN[k], v.rearrange(PARTNER[k]));
       }
       if (scaled) {
@@ -154,7 +167,10 @@ final class VectorFwht implements FwhtKernel {
         FloatVector a0 = FloatVector.fromArray(SPECIES, x, i);
         FloatVector a1 = FloatVector.fromArray(SPECIES, x, i + d);
         if (leaf) {
-          for (int k = 0; k < LOG_LANES; k++) {
+          FloatVector sign1 = SIGN[0];
+          a0 = a0.fma(sign1, swapAdjacent(a0));
+          a1 = a1.fma(sign1, swapAdjacent(a1));
+          for (int k = 1; k < LOG_LANES; k++) {
             FloatVector sign = SIGN[k];
             VectorShuffle<Float> partner = PARTNER[k];
             a0 = a0.fma(sign, a0.rearrange(partner));
@@ -184,7 +200,12 @@ final class VectorFwht implements FwhtKernel {
         FloatVector a2 = FloatVector.fromArray(SPECIES, x, i + 2 * d);
         FloatVector a3 = FloatVector.fromArray(SPECIES, x, i + 3 * d);
         if (leaf) {
-          for (int k = 0; k < LOG_LANES; k++) {
+          FloatVector sign1 = SIGN[0];
+          a0 = a0.fma(sign1, swapAdjacent(a0));
+          a1 = a1.fma(sign1, swapAdjacent(a1));
+          a2 = a2.fma(sign1, swapAdjacent(a2));
+          a3 = a3.fma(sign1, swapAdjacent(a3));
+          for (int k = 1; k < LOG_LANES; k++) {
             FloatVector sign = SIGN[k];
             VectorShuffle<Float> partner = PARTNER[k];
             a0 = a0.fma(sign, a0.rearrange(partner));
@@ -233,7 +254,16 @@ final class VectorFwht implements FwhtKernel {
       FloatVector a7 = FloatVector.fromArray(SPECIES, x, i + 7 * d);
       // In-register levels, written out here: a helper method is too large for C2 to inline
       // reliably, and a call that is not inlined boxes every vector.
-      for (int k = 0; k < LOG_LANES; k++) {
+      FloatVector sign1 = SIGN[0];
+      a0 = a0.fma(sign1, swapAdjacent(a0));
+      a1 = a1.fma(sign1, swapAdjacent(a1));
+      a2 = a2.fma(sign1, swapAdjacent(a2));
+      a3 = a3.fma(sign1, swapAdjacent(a3));
+      a4 = a4.fma(sign1, swapAdjacent(a4));
+      a5 = a5.fma(sign1, swapAdjacent(a5));
+      a6 = a6.fma(sign1, swapAdjacent(a6));
+      a7 = a7.fma(sign1, swapAdjacent(a7));
+      for (int k = 1; k < LOG_LANES; k++) {
         FloatVector sign = SIGN[k];
         VectorShuffle<Float> partner = PARTNER[k];
         a0 = a0.fma(sign, a0.rearrange(partner));
