@@ -10,18 +10,23 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <ul>
  *   <li>Levels with distance below the lane count stay inside one register: for distance h the
- *       partner lane {@code i ^ h} is brought in by a constant shuffle and one FMA with a ±1 sign
- *       vector finishes the butterfly ({@code v * sign + partner} is {@code a + b} on the low lane
- *       and {@code a - b} on the high one, exactly as the scalar reference rounds them).
- *   <li>Longer levels are adds and subtracts of whole vectors. Up to three of them are merged per
- *       pass (radix 8: eight vectors at distance d, three levels in registers, one store each), so
- *       a pass costs 8 loads and 8 stores for 24 add/subs; the first pass also does the in-register
- *       levels of the eight vectors it loads.
- *   <li>Lengths above {@link #LOG_BLOCK} go depth-first: the 2, 4 or 8 sub-blocks are transformed
- *       recursively (so each fits in L1 while it is worked on), then one radix pass over the whole
- *       block does the top levels.
+ *       partner lane {@code i ^ h} is brought in (a 64-bit rotate for h = 1, a constant shuffle
+ *       otherwise) and one FMA with a ±1 sign vector finishes the butterfly: {@code v * sign +
+ *       partner} is {@code a + b} on the low lane and {@code a - b} on the high one, rounded
+ *       exactly as the scalar reference rounds them, so both bodies agree bit for bit.
+ *   <li>Longer levels are adds and subtracts of whole vectors, up to four merged per pass (radix
+ *       16: sixteen vectors at distance d loaded once, four levels in registers, one store each).
+ *       The first pass also does the in-register levels of the eight vectors it loads, plus three
+ *       cross levels, so 2^10 floats take two passes over memory and 2^13 three.
+ *   <li>Lengths above 2^{@link #LOG_BLOCK} go depth-first: up to 16 sub-blocks are transformed
+ *       recursively (each stays in L1 while it is worked on), then one radix pass over the whole
+ *       block does the top levels (from L2).
  *   <li>The normalization factor multiplies the outputs of the last pass, not a pass of its own.
  * </ul>
+ *
+ * <p>What limits it on AVX2: rearrange of a 256-bit float vector compiles to vpermps (lane
+ * crossing, one per cycle with long latency) even where an in-lane immediate shuffle would do,
+ * and the in-register levels dominate the run time.
  */
 final class VectorFwht implements FwhtKernel {
 
@@ -30,8 +35,8 @@ final class VectorFwht implements FwhtKernel {
   private static final int LOG_LANES = Integer.numberOfTrailingZeros(LANES);
 
   /**
-   * Blocks up to 2^LOG_BLOCK floats are done with whole-block passes: 2^11 floats are 8 KiB, a
-   * quarter of a 32 KiB L1d, leaving room for the sibling block being merged.
+   * Blocks up to 2^LOG_BLOCK floats are done with whole-block passes. 2^13 floats fill a 32 KiB
+   * L1d, but fewer passes (3 instead of 4 with 2^11 blocks) won in measurements on Zen 3.
    */
   static final int LOG_BLOCK = 13;
 
