@@ -287,6 +287,24 @@ class FwhtTest {
     assertArrayEquals(expected, actual);
   }
 
+  /** Every output depends on every input, so a single NaN must reach all n outputs in both bodies. */
+  @Test
+  void aNanInputPropagatesToEveryOutput() {
+    SplittableRandom random = new SplittableRandom(11);
+    for (int e = 1; e <= 14; e++) {
+      int n = 1 << e;
+      float[] x = randomFloats(random, n);
+      x[random.nextInt(n)] = Float.NaN;
+      for (FwhtKernel kernel : new FwhtKernel[] {scalar, vector}) {
+        float[] y = x.clone();
+        kernel.transformNormalized(y, 0, n);
+        for (int i = 0; i < n; i++) {
+          assertTrue(Float.isNaN(y[i]), kernel.getClass().getSimpleName() + " n=" + n + " i=" + i);
+        }
+      }
+    }
+  }
+
   // ---------------------------------------------------------------- error paths
 
   @ParameterizedTest
@@ -300,6 +318,21 @@ class FwhtTest {
     if (n >= 0) {
       assertMessageNames(() -> Fwht.transform(new float[n]), "length " + n);
       assertMessageNames(() -> Fwht.transformNormalized(new float[n]), "length " + n);
+    }
+  }
+
+  /** Every size of the shared sweep that is not a power of two >= 2 is refused by name. */
+  @Test
+  void rejectsEveryNonPowerOfTwoOfTheSharedSizes() {
+    for (int n : TestSizes.general()) {
+      float[] x = new float[n];
+      if (n >= 2 && Integer.bitCount(n) == 1) {
+        Fwht.transform(x); // accepted; zeros stay zeros
+        assertArrayEquals(new float[n], x);
+      } else {
+        assertMessageNames(() -> Fwht.transform(x), "length " + n);
+        assertMessageNames(() -> Fwht.transform(new float[n + 8], 0, n), "n = " + n);
+      }
     }
   }
 
