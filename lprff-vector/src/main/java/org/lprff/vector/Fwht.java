@@ -26,7 +26,7 @@ public final class Fwht {
     KERNEL.transform(x, 0, checkWhole(x));
   }
 
-  /** Replaces {@code x[offset, offset + n)} by its transform; the rest of {@code x} is untouched. */
+  /** Replaces {@code x[offset, offset + n)} by its transform; the rest is untouched. */
   public static void transform(float[] x, int offset, int n) {
     checkWindow(x, offset, n, 1);
     KERNEL.transform(x, offset, n);
@@ -85,9 +85,10 @@ public final class Fwht {
     }
     long end = offset + (long) n * rowCount;
     if (offset < 0 || end > x.length) {
+      String rows = rowCount == 1 ? "" : " and rowCount = " + rowCount;
       throw new IllegalArgumentException(
-          "offset = " + offset + " with n = " + n + (rowCount == 1 ? "" : " and rowCount = " + rowCount)
-              + " needs elements [" + offset + ", " + end + ") but the array has length " + x.length);
+          "offset = " + offset + " with n = " + n + rows + " needs elements [" + offset + ", "
+              + end + ") but the array has length " + x.length);
     }
   }
 }

@@ -29,7 +29,10 @@ interface FwhtKernel {
     return n >= 2 && Integer.bitCount(n) == 1;
   }
 
-  /** 1/sqrt(2^k) rounded once from double, k = 0..30; a table because sqrt and divide are slow next to a 2^3 transform. */
+  /**
+   * 1/sqrt(2^k) computed in double and rounded once to float, k = 0..30. A table because a
+   * square root and a division cost as much as a whole transform of 2^3 floats.
+   */
   final class Normalization {
     static final float[] BY_LOG_N = new float[31];
 

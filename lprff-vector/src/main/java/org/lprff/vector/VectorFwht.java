@@ -81,6 +81,7 @@ final class VectorFwht implements FwhtKernel {
       SMALL.transform(x, offset, n);
       return;
     }
+    // From here n is a power of two >= LANES, a whole number of vectors: no loop has a tail.
     block(x, offset, Integer.numberOfTrailingZeros(n), 1f, false);
   }
 

@@ -287,7 +287,7 @@ class FwhtTest {
     assertArrayEquals(expected, actual);
   }
 
-  /** Every output depends on every input, so a single NaN must reach all n outputs in both bodies. */
+  /** Every output depends on every input, so one NaN must reach all n outputs in both bodies. */
   @Test
   void aNanInputPropagatesToEveryOutput() {
     SplittableRandom random = new SplittableRandom(11);
@@ -359,14 +359,17 @@ class FwhtTest {
 
   private static void assertMessageNames(Executable call, String fragment) {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
-    assertTrue(e.getMessage().contains(fragment), () -> "'" + e.getMessage() + "' lacks '" + fragment + "'");
+    assertTrue(
+        e.getMessage().contains(fragment),
+        () -> "'" + e.getMessage() + "' lacks '" + fragment + "'");
   }
 
   private static float[] randomFloats(SplittableRandom random, int n) {
     float[] x = new float[n];
     for (int i = 0; i < n; i++) {
       // Triangular on (-1, 1) times a random power of two in [2^-3, 2^3]: varied magnitudes.
-      x[i] = (float) ((random.nextDouble() + random.nextDouble() - 1) * Math.scalb(1.0, random.nextInt(-3, 4)));
+      double triangular = random.nextDouble() + random.nextDouble() - 1;
+      x[i] = (float) (triangular * Math.scalb(1.0, random.nextInt(-3, 4)));
     }
     return x;
   }
