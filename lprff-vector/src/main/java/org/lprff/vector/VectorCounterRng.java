@@ -5,6 +5,8 @@ import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
+import static jdk.incubator.vector.VectorOperators.XOR;
+
 /**
  * Vector API Threefry-4x32: eight Threefry blocks at once, one per int lane.
  *
@@ -36,57 +38,122 @@ final class VectorCounterRng implements CounterRngKernel {
       int k1 = (int) (seed >>> 32);
       return new Key(k0, k1, ScalarCounterRng.KS_PARITY ^ k0 ^ k1);
     }
-
-    /** Word i of the 5-word schedule (ks2 = ks3 = 0 because the key's upper half is zero). */
-    int at(int i) {
-      return switch (i) {
-        case 0 -> ks0;
-        case 1 -> ks1;
-        case 4 -> ks4;
-        default -> 0;
-      };
-    }
   }
 
   /**
-   * Threefry-4x32-20 of the 8 blocks 8q..8q+7 of a row. Written as 5 passes of 4 rounds (one
-   * key injection each) so that the rotation constants repeat with period 2 passes.
+   * Threefry-4x32-20 of the 8 blocks 8q..8q+7 of a row. Fully unrolled so that every rotation
+   * count is a compile-time constant (two immediate shifts and an OR on AVX2) and the vectors
+   * stay in registers; the rounds and constants are those of {@link ScalarCounterRng}.
    */
   static Words group(Key key, int rowLo, int rowHi, int group, int draw) {
     IntVector x0 = LANE_INDEX.add(group * 8 + key.ks0);
     IntVector x1 = IntVector.broadcast(INTS, rowLo + key.ks1);
     IntVector x2 = IntVector.broadcast(INTS, rowHi);
     IntVector x3 = IntVector.broadcast(INTS, draw);
-    int[] a = ScalarCounterRng.ROTATE_A;
-    int[] b = ScalarCounterRng.ROTATE_B;
-    for (int s = 1; s <= 5; s++) {
-      int r = ((s - 1) & 1) << 2;
-      x0 = x0.add(x1);
-      x1 = x1.lanewise(VectorOperators.ROL, a[r]).lanewise(VectorOperators.XOR, x0);
-      x2 = x2.add(x3);
-      x3 = x3.lanewise(VectorOperators.ROL, b[r]).lanewise(VectorOperators.XOR, x2);
-
-      x0 = x0.add(x3);
-      x3 = x3.lanewise(VectorOperators.ROL, a[r + 1]).lanewise(VectorOperators.XOR, x0);
-      x2 = x2.add(x1);
-      x1 = x1.lanewise(VectorOperators.ROL, b[r + 1]).lanewise(VectorOperators.XOR, x2);
-
-      x0 = x0.add(x1);
-      x1 = x1.lanewise(VectorOperators.ROL, a[r + 2]).lanewise(VectorOperators.XOR, x0);
-      x2 = x2.add(x3);
-      x3 = x3.lanewise(VectorOperators.ROL, b[r + 2]).lanewise(VectorOperators.XOR, x2);
-
-      x0 = x0.add(x3);
-      x3 = x3.lanewise(VectorOperators.ROL, a[r + 3]).lanewise(VectorOperators.XOR, x0);
-      x2 = x2.add(x1);
-      x1 = x1.lanewise(VectorOperators.ROL, b[r + 3]).lanewise(VectorOperators.XOR, x2);
-
-      x0 = x0.add(key.at(s % 5));
-      x1 = x1.add(key.at((s + 1) % 5));
-      x2 = x2.add(key.at((s + 2) % 5));
-      x3 = x3.add(key.at((s + 3) % 5) + s);
-    }
+    // rounds 0..3, then key injection 1
+    x0 = x0.add(x1);
+    x1 = rotl(x1, 10).lanewise(XOR, x0);
+    x2 = x2.add(x3);
+    x3 = rotl(x3, 26).lanewise(XOR, x2);
+    x0 = x0.add(x3);
+    x3 = rotl(x3, 11).lanewise(XOR, x0);
+    x2 = x2.add(x1);
+    x1 = rotl(x1, 21).lanewise(XOR, x2);
+    x0 = x0.add(x1);
+    x1 = rotl(x1, 13).lanewise(XOR, x0);
+    x2 = x2.add(x3);
+    x3 = rotl(x3, 27).lanewise(XOR, x2);
+    x0 = x0.add(x3);
+    x3 = rotl(x3, 23).lanewise(XOR, x0);
+    x2 = x2.add(x1);
+    x1 = rotl(x1, 5).lanewise(XOR, x2);
+    x0 = x0.add(key.ks1);
+    x3 = x3.add(key.ks4 + 1);
+    // rounds 4..7, then key injection 2
+    x0 = x0.add(x1);
+    x1 = rotl(x1, 6).lanewise(XOR, x0);
+    x2 = x2.add(x3);
+    x3 = rotl(x3, 20).lanewise(XOR, x2);
+    x0 = x0.add(x3);
+    x3 = rotl(x3, 17).lanewise(XOR, x0);
+    x2 = x2.add(x1);
+    x1 = rotl(x1, 11).lanewise(XOR, x2);
+    x0 = x0.add(x1);
+    x1 = rotl(x1, 25).lanewise(XOR, x0);
+    x2 = x2.add(x3);
+    x3 = rotl(x3, 10).lanewise(XOR, x2);
+    x0 = x0.add(x3);
+    x3 = rotl(x3, 18).lanewise(XOR, x0);
+    x2 = x2.add(x1);
+    x1 = rotl(x1, 20).lanewise(XOR, x2);
+    x2 = x2.add(key.ks4);
+    x3 = x3.add(key.ks0 + 2);
+    // rounds 8..11, then key injection 3
+    x0 = x0.add(x1);
+    x1 = rotl(x1, 10).lanewise(XOR, x0);
+    x2 = x2.add(x3);
+    x3 = rotl(x3, 26).lanewise(XOR, x2);
+    x0 = x0.add(x3);
+    x3 = rotl(x3, 11).lanewise(XOR, x0);
+    x2 = x2.add(x1);
+    x1 = rotl(x1, 21).lanewise(XOR, x2);
+    x0 = x0.add(x1);
+    x1 = rotl(x1, 13).lanewise(XOR, x0);
+    x2 = x2.add(x3);
+    x3 = rotl(x3, 27).lanewise(XOR, x2);
+    x0 = x0.add(x3);
+    x3 = rotl(x3, 23).lanewise(XOR, x0);
+    x2 = x2.add(x1);
+    x1 = rotl(x1, 5).lanewise(XOR, x2);
+    x1 = x1.add(key.ks4);
+    x2 = x2.add(key.ks0);
+    x3 = x3.add(key.ks1 + 3);
+    // rounds 12..15, then key injection 4
+    x0 = x0.add(x1);
+    x1 = rotl(x1, 6).lanewise(XOR, x0);
+    x2 = x2.add(x3);
+    x3 = rotl(x3, 20).lanewise(XOR, x2);
+    x0 = x0.add(x3);
+    x3 = rotl(x3, 17).lanewise(XOR, x0);
+    x2 = x2.add(x1);
+    x1 = rotl(x1, 11).lanewise(XOR, x2);
+    x0 = x0.add(x1);
+    x1 = rotl(x1, 25).lanewise(XOR, x0);
+    x2 = x2.add(x3);
+    x3 = rotl(x3, 10).lanewise(XOR, x2);
+    x0 = x0.add(x3);
+    x3 = rotl(x3, 18).lanewise(XOR, x0);
+    x2 = x2.add(x1);
+    x1 = rotl(x1, 20).lanewise(XOR, x2);
+    x0 = x0.add(key.ks4);
+    x1 = x1.add(key.ks0);
+    x2 = x2.add(key.ks1);
+    x3 = x3.add(4);
+    // rounds 16..19, then key injection 5
+    x0 = x0.add(x1);
+    x1 = rotl(x1, 10).lanewise(XOR, x0);
+    x2 = x2.add(x3);
+    x3 = rotl(x3, 26).lanewise(XOR, x2);
+    x0 = x0.add(x3);
+    x3 = rotl(x3, 11).lanewise(XOR, x0);
+    x2 = x2.add(x1);
+    x1 = rotl(x1, 21).lanewise(XOR, x2);
+    x0 = x0.add(x1);
+    x1 = rotl(x1, 13).lanewise(XOR, x0);
+    x2 = x2.add(x3);
+    x3 = rotl(x3, 27).lanewise(XOR, x2);
+    x0 = x0.add(x3);
+    x3 = rotl(x3, 23).lanewise(XOR, x0);
+    x2 = x2.add(x1);
+    x1 = rotl(x1, 5).lanewise(XOR, x2);
+    x0 = x0.add(key.ks0);
+    x1 = x1.add(key.ks1);
+    x3 = x3.add(5);
     return new Words(x0, x1, x2, x3);
+  }
+
+  private static IntVector rotl(IntVector x, int n) {
+    return x.lanewise(VectorOperators.ROL, n);
   }
 
   static FloatVector toUniform(IntVector bits) {
