@@ -1,11 +1,11 @@
 package org.lprff.vector;
 
+import static jdk.incubator.vector.VectorOperators.XOR;
+
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-
-import static jdk.incubator.vector.VectorOperators.XOR;
 
 /**
  * Vector API Threefry-4x32: eight Threefry blocks at once, one per int lane.
@@ -14,6 +14,13 @@ import static jdk.incubator.vector.VectorOperators.XOR;
  * the column-to-counter mapping of {@link CounterRng} is defined on groups of 8 blocks, so that
  * the 8 lanes of output word w are 8 consecutive columns and no shuffle is needed. Wider machines
  * still run 256-bit vectors; narrower ones use the scalar body (the facade decides).
+ *
+ * <p>{@link #group} writes the 32 words of a group to an int array instead of returning four
+ * vectors: returning them would need the 20-round body inlined into every caller so that escape
+ * analysis removes the vector boxes, and C2 refuses that ("hot method too big", then
+ * NodeCountInliningCutoff, seen with -XX:+PrintInlining), which boxes every vector and is ~50x
+ * slower. Four 32-byte stores and loads through L1 per 32 columns cost little next to the ~240
+ * vector operations of the rounds.
  */
 final class VectorCounterRng implements CounterRngKernel {
 
@@ -25,32 +32,71 @@ final class VectorCounterRng implements CounterRngKernel {
 
   private static final IntVector LANE_INDEX = IntVector.zero(INTS).addIndex(1);
 
-  /** The four output words of the 8 blocks of one group: word w covers columns 32q+8w..+7. */
-  record Words(IntVector w0, IntVector w1, IntVector w2, IntVector w3) {}
-
   /**
-   * Key schedule of a seed for {@link #group}: ks0, ks1 (seed halves; ks2 = ks3 = 0) and ks4.
-   * Kept as a tiny value so that callers compute it once per row.
+   * Key schedule of a seed: ks0, ks1 (the seed halves), ks2 = ks3 = 0 (the key's upper half is
+   * zero), ks4 = 0x1BD11BDA ^ ks0 ^ ks1, stored twice in a row so that injection s reads
+   * ks[s .. s + 3] without a modulo.
    */
-  record Key(int ks0, int ks1, int ks4) {
-    static Key of(long seed) {
-      int k0 = (int) seed;
-      int k1 = (int) (seed >>> 32);
-      return new Key(k0, k1, ScalarCounterRng.KS_PARITY ^ k0 ^ k1);
-    }
+  static int[] keySchedule(long seed) {
+    int k0 = (int) seed;
+    int k1 = (int) (seed >>> 32);
+    int k4 = ScalarCounterRng.KS_PARITY ^ k0 ^ k1;
+    return new int[] {k0, k1, 0, 0, k4, k0, k1, 0, 0, k4};
   }
 
   /**
-   * Threefry-4x32-20 of the 8 blocks 8q..8q+7 of a row. Fully unrolled so that every rotation
-   * count is a compile-time constant (two immediate shifts and an OR on AVX2) and the vectors
-   * stay in registers; the rounds and constants are those of {@link ScalarCounterRng}.
+   * Threefry-4x32-20 of the 8 blocks 8q..8q+7 of a row: output word w of block 8q + j goes to
+   * out[off + 8w + j], that is, columns 32q .. 32q + 31 in order. Rotation counts are literals so
+   * that each rotation compiles to two immediate shifts and an OR on AVX2.
    */
-  static Words group(Key key, int rowLo, int rowHi, int group, int draw) {
-    IntVector x0 = LANE_INDEX.add(group * 8 + key.ks0);
-    IntVector x1 = IntVector.broadcast(INTS, rowLo + key.ks1);
-    IntVector x2 = IntVector.broadcast(INTS, rowHi);
-    IntVector x3 = IntVector.broadcast(INTS, draw);
-    // rounds 0..3, then key injection 1
+  static void group(int[] ks, int rowLo, int rowHi, int group, int draw, int[] out, int off) {
+    IntVector x0 = LANE_INDEX.add(group * 8 + ks[0]);
+    IntVector x1 = IntVector.broadcast(INTS, rowLo + ks[1]);
+    IntVector x2 = IntVector.broadcast(INTS, rowHi + ks[2]);
+    IntVector x3 = IntVector.broadcast(INTS, draw + ks[3]);
+    // Rounds 0..15 as two passes of 8 (the rotation constants have period 8), then 16..19.
+    for (int s = 1; s <= 3; s += 2) {
+      x0 = x0.add(x1);
+      x1 = rotl(x1, 10).lanewise(XOR, x0);
+      x2 = x2.add(x3);
+      x3 = rotl(x3, 26).lanewise(XOR, x2);
+      x0 = x0.add(x3);
+      x3 = rotl(x3, 11).lanewise(XOR, x0);
+      x2 = x2.add(x1);
+      x1 = rotl(x1, 21).lanewise(XOR, x2);
+      x0 = x0.add(x1);
+      x1 = rotl(x1, 13).lanewise(XOR, x0);
+      x2 = x2.add(x3);
+      x3 = rotl(x3, 27).lanewise(XOR, x2);
+      x0 = x0.add(x3);
+      x3 = rotl(x3, 23).lanewise(XOR, x0);
+      x2 = x2.add(x1);
+      x1 = rotl(x1, 5).lanewise(XOR, x2);
+      x0 = x0.add(ks[s]);
+      x1 = x1.add(ks[s + 1]);
+      x2 = x2.add(ks[s + 2]);
+      x3 = x3.add(ks[s + 3] + s);
+      x0 = x0.add(x1);
+      x1 = rotl(x1, 6).lanewise(XOR, x0);
+      x2 = x2.add(x3);
+      x3 = rotl(x3, 20).lanewise(XOR, x2);
+      x0 = x0.add(x3);
+      x3 = rotl(x3, 17).lanewise(XOR, x0);
+      x2 = x2.add(x1);
+      x1 = rotl(x1, 11).lanewise(XOR, x2);
+      x0 = x0.add(x1);
+      x1 = rotl(x1, 25).lanewise(XOR, x0);
+      x2 = x2.add(x3);
+      x3 = rotl(x3, 10).lanewise(XOR, x2);
+      x0 = x0.add(x3);
+      x3 = rotl(x3, 18).lanewise(XOR, x0);
+      x2 = x2.add(x1);
+      x1 = rotl(x1, 20).lanewise(XOR, x2);
+      x0 = x0.add(ks[s + 1]);
+      x1 = x1.add(ks[s + 2]);
+      x2 = x2.add(ks[s + 3]);
+      x3 = x3.add(ks[s + 4] + s + 1);
+    }
     x0 = x0.add(x1);
     x1 = rotl(x1, 10).lanewise(XOR, x0);
     x2 = x2.add(x3);
@@ -67,89 +113,14 @@ final class VectorCounterRng implements CounterRngKernel {
     x3 = rotl(x3, 23).lanewise(XOR, x0);
     x2 = x2.add(x1);
     x1 = rotl(x1, 5).lanewise(XOR, x2);
-    x0 = x0.add(key.ks1);
-    x3 = x3.add(key.ks4 + 1);
-    // rounds 4..7, then key injection 2
-    x0 = x0.add(x1);
-    x1 = rotl(x1, 6).lanewise(XOR, x0);
-    x2 = x2.add(x3);
-    x3 = rotl(x3, 20).lanewise(XOR, x2);
-    x0 = x0.add(x3);
-    x3 = rotl(x3, 17).lanewise(XOR, x0);
-    x2 = x2.add(x1);
-    x1 = rotl(x1, 11).lanewise(XOR, x2);
-    x0 = x0.add(x1);
-    x1 = rotl(x1, 25).lanewise(XOR, x0);
-    x2 = x2.add(x3);
-    x3 = rotl(x3, 10).lanewise(XOR, x2);
-    x0 = x0.add(x3);
-    x3 = rotl(x3, 18).lanewise(XOR, x0);
-    x2 = x2.add(x1);
-    x1 = rotl(x1, 20).lanewise(XOR, x2);
-    x2 = x2.add(key.ks4);
-    x3 = x3.add(key.ks0 + 2);
-    // rounds 8..11, then key injection 3
-    x0 = x0.add(x1);
-    x1 = rotl(x1, 10).lanewise(XOR, x0);
-    x2 = x2.add(x3);
-    x3 = rotl(x3, 26).lanewise(XOR, x2);
-    x0 = x0.add(x3);
-    x3 = rotl(x3, 11).lanewise(XOR, x0);
-    x2 = x2.add(x1);
-    x1 = rotl(x1, 21).lanewise(XOR, x2);
-    x0 = x0.add(x1);
-    x1 = rotl(x1, 13).lanewise(XOR, x0);
-    x2 = x2.add(x3);
-    x3 = rotl(x3, 27).lanewise(XOR, x2);
-    x0 = x0.add(x3);
-    x3 = rotl(x3, 23).lanewise(XOR, x0);
-    x2 = x2.add(x1);
-    x1 = rotl(x1, 5).lanewise(XOR, x2);
-    x1 = x1.add(key.ks4);
-    x2 = x2.add(key.ks0);
-    x3 = x3.add(key.ks1 + 3);
-    // rounds 12..15, then key injection 4
-    x0 = x0.add(x1);
-    x1 = rotl(x1, 6).lanewise(XOR, x0);
-    x2 = x2.add(x3);
-    x3 = rotl(x3, 20).lanewise(XOR, x2);
-    x0 = x0.add(x3);
-    x3 = rotl(x3, 17).lanewise(XOR, x0);
-    x2 = x2.add(x1);
-    x1 = rotl(x1, 11).lanewise(XOR, x2);
-    x0 = x0.add(x1);
-    x1 = rotl(x1, 25).lanewise(XOR, x0);
-    x2 = x2.add(x3);
-    x3 = rotl(x3, 10).lanewise(XOR, x2);
-    x0 = x0.add(x3);
-    x3 = rotl(x3, 18).lanewise(XOR, x0);
-    x2 = x2.add(x1);
-    x1 = rotl(x1, 20).lanewise(XOR, x2);
-    x0 = x0.add(key.ks4);
-    x1 = x1.add(key.ks0);
-    x2 = x2.add(key.ks1);
-    x3 = x3.add(4);
-    // rounds 16..19, then key injection 5
-    x0 = x0.add(x1);
-    x1 = rotl(x1, 10).lanewise(XOR, x0);
-    x2 = x2.add(x3);
-    x3 = rotl(x3, 26).lanewise(XOR, x2);
-    x0 = x0.add(x3);
-    x3 = rotl(x3, 11).lanewise(XOR, x0);
-    x2 = x2.add(x1);
-    x1 = rotl(x1, 21).lanewise(XOR, x2);
-    x0 = x0.add(x1);
-    x1 = rotl(x1, 13).lanewise(XOR, x0);
-    x2 = x2.add(x3);
-    x3 = rotl(x3, 27).lanewise(XOR, x2);
-    x0 = x0.add(x3);
-    x3 = rotl(x3, 23).lanewise(XOR, x0);
-    x2 = x2.add(x1);
-    x1 = rotl(x1, 5).lanewise(XOR, x2);
-    x0 = x0.add(key.ks0);
-    x1 = x1.add(key.ks1);
-    x3 = x3.add(5);
-    return new Words(x0, x1, x2, x3);
+    x0 = x0.add(ks[5]);
+    x1 = x1.add(ks[6]);
+    x2 = x2.add(ks[7]);
+    x3 = x3.add(ks[8] + 5);
+    x0.intoArray(out, off);
+    x1.intoArray(out, off + 8);
+    x2.intoArray(out, off + 16);
+    x3.intoArray(out, off + 24);
   }
 
   private static IntVector rotl(IntVector x, int n) {
@@ -171,16 +142,11 @@ final class VectorCounterRng implements CounterRngKernel {
     int tail = Math.max(head, end & -GROUP);
     ScalarCounterRng scalar = new ScalarCounterRng();
     scalar.fillBits(seed, row, firstColumn, draw, out, off, head - firstColumn);
-    Key key = Key.of(seed);
+    int[] ks = keySchedule(seed);
     int rowLo = (int) row;
     int rowHi = (int) (row >>> 32);
     for (int c = head; c < tail; c += GROUP) {
-      Words words = group(key, rowLo, rowHi, c >>> 5, draw);
-      int o = off + c - firstColumn;
-      words.w0.intoArray(out, o);
-      words.w1.intoArray(out, o + 8);
-      words.w2.intoArray(out, o + 16);
-      words.w3.intoArray(out, o + 24);
+      group(ks, rowLo, rowHi, c >>> 5, draw, out, off + c - firstColumn);
     }
     scalar.fillBits(seed, row, tail, draw, out, off + tail - firstColumn, end - tail);
   }
@@ -194,16 +160,16 @@ final class VectorCounterRng implements CounterRngKernel {
     int tail = Math.max(head, end & -GROUP);
     ScalarCounterRng scalar = new ScalarCounterRng();
     scalar.fillUniform(seed, row, firstColumn, draw, out, off, head - firstColumn);
-    Key key = Key.of(seed);
+    int[] ks = keySchedule(seed);
     int rowLo = (int) row;
     int rowHi = (int) (row >>> 32);
+    int[] words = new int[GROUP];
     for (int c = head; c < tail; c += GROUP) {
-      Words words = group(key, rowLo, rowHi, c >>> 5, draw);
+      group(ks, rowLo, rowHi, c >>> 5, draw, words, 0);
       int o = off + c - firstColumn;
-      toUniform(words.w0).intoArray(out, o);
-      toUniform(words.w1).intoArray(out, o + 8);
-      toUniform(words.w2).intoArray(out, o + 16);
-      toUniform(words.w3).intoArray(out, o + 24);
+      for (int w = 0; w < GROUP; w += 8) {
+        toUniform(IntVector.fromArray(INTS, words, w)).intoArray(out, o + w);
+      }
     }
     scalar.fillUniform(seed, row, tail, draw, out, off + tail - firstColumn, end - tail);
   }

@@ -29,6 +29,9 @@ final class VectorRounding implements RoundingKernel {
   private static final VectorSpecies<Double> DOUBLES = DoubleVector.SPECIES_256;
   private static final VectorSpecies<Byte> BYTES = ByteVector.SPECIES_64;
   private static final VectorSpecies<Short> SHORTS = ShortVector.SPECIES_128;
+  private static final VectorSpecies<Float> HALF_FLOATS = FloatVector.SPECIES_128;
+  private static final VectorSpecies<Integer> HALF_INTS = IntVector.SPECIES_128;
+  private static final VectorSpecies<Short> QUARTER_SHORTS = ShortVector.SPECIES_64;
   private static final int LANES = 8;
 
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
@@ -43,48 +46,37 @@ final class VectorRounding implements RoundingKernel {
 
   // ---- codes of 8 features
 
-  private static IntVector stochasticCodes(
-      float[] values, int i, IntVector random, int bits, float lo, float step) {
-    if (bits == 16) {
-      // unsigned(bits) * 2^-32 = signed(bits ^ 2^31) * 2^-32 + 1/2, exactly, in double.
-      IntVector flipped = random.lanewise(VectorOperators.XOR, 0x8000_0000);
-      DoubleVector u0 = toDouble(flipped, 0).mul(0x1p-32).add(0.5);
-      DoubleVector u1 = toDouble(flipped, 1).mul(0x1p-32).add(0.5);
-      return codes16(values, i, lo, step, u0, u1);
-    }
-    FloatVector t = FloatVector.fromArray(FLOATS, values, i).sub(lo).div(step);
-    return roundDown(t.add(VectorCounterRng.toUniform(random)), bits);
-  }
-
-  private static IntVector nearestCodes(float[] values, int i, int bits, float lo, float step) {
-    if (bits == 16) {
-      DoubleVector half = DoubleVector.broadcast(DOUBLES, 0.5);
-      return codes16(values, i, lo, step, half, half);
-    }
-    FloatVector t = FloatVector.fromArray(FLOATS, values, i).sub(lo).div(step);
-    return roundDown(t.add(0.5f), bits);
-  }
-
-  private static IntVector roundDown(FloatVector sum, int bits) {
-    IntVector code = (IntVector) sum.convert(VectorOperators.F2I, 0);
+  private static IntVector floatCodes(FloatVector t, FloatVector u, int bits) {
+    IntVector code = (IntVector) t.add(u).convert(VectorOperators.F2I, 0);
     return code.max(0).min((1 << bits) - 1);
   }
 
-  private static DoubleVector toDouble(IntVector v, int part) {
-    return (DoubleVector) v.convertShape(VectorOperators.I2D, DOUBLES, part);
+  private static FloatVector scaled(float[] values, int i, float lo, float step) {
+    return FloatVector.fromArray(FLOATS, values, i).sub(lo).div(step);
   }
 
-  /** b = 16 in double: clamp, then the two 4-lane halves go to lanes 0..3 and 4..7. */
-  private static IntVector codes16(
-      float[] values, int i, float lo, float step, DoubleVector u0, DoubleVector u1) {
-    FloatVector v = FloatVector.fromArray(FLOATS, values, i);
-    DoubleVector t0 = ((DoubleVector) v.convertShape(VectorOperators.F2D, DOUBLES, 0));
-    DoubleVector t1 = ((DoubleVector) v.convertShape(VectorOperators.F2D, DOUBLES, 1));
-    t0 = t0.sub(lo).div(step).add(u0).max(0).min(65535);
-    t1 = t1.sub(lo).div(step).add(u1).max(0).min(65535);
-    IntVector c0 = (IntVector) t0.convertShape(VectorOperators.D2I, INTS, 0);
-    IntVector c1 = (IntVector) t1.convertShape(VectorOperators.D2I, INTS, -1);
-    return c0.or(c1);
+  /**
+   * b = 16, in double, four features at a time (128-bit float and int halves widen to 256-bit
+   * doubles lane for lane, a conversion C2 compiles directly; taking the upper half of a 256-bit
+   * vector with a part number did not compile to vector code and was ~15x slower).
+   */
+  private static void store16(
+      float[] values, int i, float lo, float step, DoubleVector u, MemorySegment out, long o) {
+    DoubleVector t = (DoubleVector) FloatVector.fromArray(HALF_FLOATS, values, i)
+        .convertShape(VectorOperators.F2D, DOUBLES, 0);
+    t = t.sub(lo).div(step).add(u).max(0).min(65535);
+    t.convertShape(VectorOperators.D2I, HALF_INTS, 0)
+        .convertShape(VectorOperators.I2S, QUARTER_SHORTS, 0)
+        .intoMemorySegment(out, o, LE);
+  }
+
+  /** unsigned(bits) * 2^-32 = signed(bits ^ 2^31) * 2^-32 + 1/2, exactly, in double. */
+  private static DoubleVector uniformDouble(int[] random, int k) {
+    return ((DoubleVector) IntVector.fromArray(HALF_INTS, random, k)
+            .lanewise(VectorOperators.XOR, 0x8000_0000)
+            .convertShape(VectorOperators.I2D, DOUBLES, 0))
+        .mul(0x1p-32)
+        .add(0.5);
   }
 
   // ---- packing of 8 codes into b bytes at byte offset o
@@ -111,50 +103,31 @@ final class VectorRounding implements RoundingKernel {
       float[] values, int off, int count, int bits, float lo, float step,
       long seed, long row, int firstColumn, int draw, MemorySegment out, long byteOffset) {
     assert firstColumn % LANES == 0;
-    VectorCounterRng.Key key = VectorCounterRng.Key.of(seed);
+    int[] ks = VectorCounterRng.keySchedule(seed);
     int rowLo = (int) row;
     int rowHi = (int) (row >>> 32);
-    int end = firstColumn + count;
+    int[] random = new int[VectorCounterRng.GROUP]; // the 32 words of the current group
     int wordEnd = firstColumn + (count & -LANES); // columns covered by whole 8-column words
     int c = firstColumn;
     long o = byteOffset; // 8 columns take exactly `bits` bytes
-    // Head: the rest of a group entered in the middle (firstColumn % 32 != 0).
-    if ((c & 31) != 0 && c < wordEnd) {
-      VectorCounterRng.Words words = VectorCounterRng.group(key, rowLo, rowHi, c >>> 5, draw);
-      for (int w = (c >>> 3) & 3; w < 4 && c < wordEnd; w++, c += LANES, o += bits) {
-        store(stochasticCodes(values, off + c - firstColumn, word(words, w), bits, lo, step),
-            bits, out, o);
+    for (; c < wordEnd; c += LANES, o += bits) {
+      int w = c & (VectorCounterRng.GROUP - LANES); // 8 x word index within the group
+      if (w == 0 || c == firstColumn) {
+        // One Threefry evaluation (8 blocks) gives the bits of 32 columns.
+        VectorCounterRng.group(ks, rowLo, rowHi, c >>> 5, draw, random, 0);
       }
-    }
-    // Main loop: one Threefry evaluation (8 blocks) gives the bits of 32 columns.
-    for (; c + 32 <= wordEnd; c += 32, o += 4L * bits) {
-      VectorCounterRng.Words words = VectorCounterRng.group(key, rowLo, rowHi, c >>> 5, draw);
       int i = off + c - firstColumn;
-      store(stochasticCodes(values, i, words.w0(), bits, lo, step), bits, out, o);
-      store(stochasticCodes(values, i + 8, words.w1(), bits, lo, step), bits, out, o + bits);
-      store(stochasticCodes(values, i + 16, words.w2(), bits, lo, step), bits, out, o + 2L * bits);
-      store(stochasticCodes(values, i + 24, words.w3(), bits, lo, step), bits, out, o + 3L * bits);
-    }
-    // Whole words of a last, partial group.
-    if (c < wordEnd) {
-      VectorCounterRng.Words words = VectorCounterRng.group(key, rowLo, rowHi, c >>> 5, draw);
-      for (int w = 0; c < wordEnd; w++, c += LANES, o += bits) {
-        store(stochasticCodes(values, off + c - firstColumn, word(words, w), bits, lo, step),
-            bits, out, o);
+      if (bits == 16) {
+        store16(values, i, lo, step, uniformDouble(random, w), out, o);
+        store16(values, i + 4, lo, step, uniformDouble(random, w + 4), out, o + 8);
+      } else {
+        FloatVector u = VectorCounterRng.toUniform(IntVector.fromArray(INTS, random, w));
+        store(floatCodes(scaled(values, i, lo, step), u, bits), bits, out, o);
       }
     }
     // Fewer than 8 columns left: the scalar body writes them and the zero-padded last byte.
-    SCALAR.quantizeStochastic(
-        values, off + c - firstColumn, end - c, bits, lo, step, seed, row, c, draw, out, o);
-  }
-
-  private static IntVector word(VectorCounterRng.Words words, int w) {
-    return switch (w) {
-      case 0 -> words.w0();
-      case 1 -> words.w1();
-      case 2 -> words.w2();
-      default -> words.w3();
-    };
+    SCALAR.quantizeStochastic(values, off + c - firstColumn, firstColumn + count - c,
+        bits, lo, step, seed, row, c, draw, out, o);
   }
 
   @Override
@@ -163,8 +136,15 @@ final class VectorRounding implements RoundingKernel {
       MemorySegment out, long byteOffset) {
     int bound = count & -LANES;
     long o = byteOffset;
+    FloatVector half = FloatVector.broadcast(FLOATS, 0.5f);
+    DoubleVector halfDouble = DoubleVector.broadcast(DOUBLES, 0.5);
     for (int i = 0; i < bound; i += LANES, o += bits) {
-      store(nearestCodes(values, off + i, bits, lo, step), bits, out, o);
+      if (bits == 16) {
+        store16(values, off + i, lo, step, halfDouble, out, o);
+        store16(values, off + i + 4, lo, step, halfDouble, out, o + 8);
+      } else {
+        store(floatCodes(scaled(values, off + i, lo, step), half, bits), bits, out, o);
+      }
     }
     SCALAR.quantizeNearest(values, off + bound, count - bound, bits, lo, step, out, o);
   }
