@@ -15,12 +15,13 @@ import jdk.incubator.vector.VectorSpecies;
  * the 8 lanes of output word w are 8 consecutive columns and no shuffle is needed. Wider machines
  * still run 256-bit vectors; narrower ones use the scalar body (the facade decides).
  *
- * <p>{@link #group} writes the 32 words of a group to an int array instead of returning four
- * vectors: returning them would need the 20-round body inlined into every caller so that escape
- * analysis removes the vector boxes, and C2 refuses that ("hot method too big", then
- * NodeCountInliningCutoff, seen with -XX:+PrintInlining), which boxes every vector and is ~50x
- * slower. Four 32-byte stores and loads through L1 per 32 columns cost little next to the ~240
- * vector operations of the rounds.
+ * <p>The state of a group lives in an int[32] between pieces of 4 rounds, and {@link
+ * #group} hands the 32 words over in an int array instead of returning four vectors. Vectors
+ * only stay in registers inside one compiled method whose Vector API calls were all inlined; C2
+ * refuses to inline a 20-round body into its callers ("hot method too big") and, inside one
+ * method, stops inlining Vector API calls after ~40 of them (12 rounds) (NodeCountInliningCutoff, both seen
+ * with -XX:+PrintInlining), after which every vector is boxed on the heap. Four 32-byte stores
+ * and loads through L1 per 4 rounds cost little next to their ~28 vector operations of the rounds.
  */
 final class VectorCounterRng implements CounterRngKernel {
 
@@ -50,53 +51,23 @@ final class VectorCounterRng implements CounterRngKernel {
    * that each rotation compiles to two immediate shifts and an OR on AVX2.
    */
   static void group(int[] ks, int rowLo, int rowHi, int group, int draw, int[] out, int off) {
-    IntVector x0 = LANE_INDEX.add(group * 8 + ks[0]);
-    IntVector x1 = IntVector.broadcast(INTS, rowLo + ks[1]);
-    IntVector x2 = IntVector.broadcast(INTS, rowHi + ks[2]);
-    IntVector x3 = IntVector.broadcast(INTS, draw + ks[3]);
-    // Rounds 0..15 as two passes of 8 (the rotation constants have period 8), then 16..19.
-    for (int s = 1; s <= 3; s += 2) {
-      x0 = x0.add(x1);
-      x1 = rotl(x1, 10).lanewise(XOR, x0);
-      x2 = x2.add(x3);
-      x3 = rotl(x3, 26).lanewise(XOR, x2);
-      x0 = x0.add(x3);
-      x3 = rotl(x3, 11).lanewise(XOR, x0);
-      x2 = x2.add(x1);
-      x1 = rotl(x1, 21).lanewise(XOR, x2);
-      x0 = x0.add(x1);
-      x1 = rotl(x1, 13).lanewise(XOR, x0);
-      x2 = x2.add(x3);
-      x3 = rotl(x3, 27).lanewise(XOR, x2);
-      x0 = x0.add(x3);
-      x3 = rotl(x3, 23).lanewise(XOR, x0);
-      x2 = x2.add(x1);
-      x1 = rotl(x1, 5).lanewise(XOR, x2);
-      x0 = x0.add(ks[s]);
-      x1 = x1.add(ks[s + 1]);
-      x2 = x2.add(ks[s + 2]);
-      x3 = x3.add(ks[s + 3] + s);
-      x0 = x0.add(x1);
-      x1 = rotl(x1, 6).lanewise(XOR, x0);
-      x2 = x2.add(x3);
-      x3 = rotl(x3, 20).lanewise(XOR, x2);
-      x0 = x0.add(x3);
-      x3 = rotl(x3, 17).lanewise(XOR, x0);
-      x2 = x2.add(x1);
-      x1 = rotl(x1, 11).lanewise(XOR, x2);
-      x0 = x0.add(x1);
-      x1 = rotl(x1, 25).lanewise(XOR, x0);
-      x2 = x2.add(x3);
-      x3 = rotl(x3, 10).lanewise(XOR, x2);
-      x0 = x0.add(x3);
-      x3 = rotl(x3, 18).lanewise(XOR, x0);
-      x2 = x2.add(x1);
-      x1 = rotl(x1, 20).lanewise(XOR, x2);
-      x0 = x0.add(ks[s + 1]);
-      x1 = x1.add(ks[s + 2]);
-      x2 = x2.add(ks[s + 3]);
-      x3 = x3.add(ks[s + 4] + s + 1);
-    }
+    LANE_INDEX.add(group * 8 + ks[0]).intoArray(out, off);
+    IntVector.broadcast(INTS, rowLo + ks[1]).intoArray(out, off + 8);
+    IntVector.broadcast(INTS, rowHi + ks[2]).intoArray(out, off + 16);
+    IntVector.broadcast(INTS, draw + ks[3]).intoArray(out, off + 24);
+    fourRoundsEven(ks, 1, out, off);
+    fourRoundsOdd(ks, 2, out, off);
+    fourRoundsEven(ks, 3, out, off);
+    fourRoundsOdd(ks, 4, out, off);
+    fourRoundsEven(ks, 5, out, off);
+  }
+
+  /** Rounds 8k .. 8k + 3 (rotation constants of rounds 0..3) and key injection s, in place. */
+  private static void fourRoundsEven(int[] ks, int s, int[] state, int off) {
+    IntVector x0 = IntVector.fromArray(INTS, state, off);
+    IntVector x1 = IntVector.fromArray(INTS, state, off + 8);
+    IntVector x2 = IntVector.fromArray(INTS, state, off + 16);
+    IntVector x3 = IntVector.fromArray(INTS, state, off + 24);
     x0 = x0.add(x1);
     x1 = rotl(x1, 10).lanewise(XOR, x0);
     x2 = x2.add(x3);
@@ -113,14 +84,46 @@ final class VectorCounterRng implements CounterRngKernel {
     x3 = rotl(x3, 23).lanewise(XOR, x0);
     x2 = x2.add(x1);
     x1 = rotl(x1, 5).lanewise(XOR, x2);
-    x0 = x0.add(ks[5]);
-    x1 = x1.add(ks[6]);
-    x2 = x2.add(ks[7]);
-    x3 = x3.add(ks[8] + 5);
-    x0.intoArray(out, off);
-    x1.intoArray(out, off + 8);
-    x2.intoArray(out, off + 16);
-    x3.intoArray(out, off + 24);
+    x0 = x0.add(ks[s]);
+    x1 = x1.add(ks[s + 1]);
+    x2 = x2.add(ks[s + 2]);
+    x3 = x3.add(ks[s + 3] + s);
+    x0.intoArray(state, off);
+    x1.intoArray(state, off + 8);
+    x2.intoArray(state, off + 16);
+    x3.intoArray(state, off + 24);
+  }
+
+  /** Rounds 8k + 4 .. 8k + 7 (rotation constants of rounds 4..7) and key injection s, in place. */
+  private static void fourRoundsOdd(int[] ks, int s, int[] state, int off) {
+    IntVector x0 = IntVector.fromArray(INTS, state, off);
+    IntVector x1 = IntVector.fromArray(INTS, state, off + 8);
+    IntVector x2 = IntVector.fromArray(INTS, state, off + 16);
+    IntVector x3 = IntVector.fromArray(INTS, state, off + 24);
+    x0 = x0.add(x1);
+    x1 = rotl(x1, 6).lanewise(XOR, x0);
+    x2 = x2.add(x3);
+    x3 = rotl(x3, 20).lanewise(XOR, x2);
+    x0 = x0.add(x3);
+    x3 = rotl(x3, 17).lanewise(XOR, x0);
+    x2 = x2.add(x1);
+    x1 = rotl(x1, 11).lanewise(XOR, x2);
+    x0 = x0.add(x1);
+    x1 = rotl(x1, 25).lanewise(XOR, x0);
+    x2 = x2.add(x3);
+    x3 = rotl(x3, 10).lanewise(XOR, x2);
+    x0 = x0.add(x3);
+    x3 = rotl(x3, 18).lanewise(XOR, x0);
+    x2 = x2.add(x1);
+    x1 = rotl(x1, 20).lanewise(XOR, x2);
+    x0 = x0.add(ks[s]);
+    x1 = x1.add(ks[s + 1]);
+    x2 = x2.add(ks[s + 2]);
+    x3 = x3.add(ks[s + 3] + s);
+    x0.intoArray(state, off);
+    x1.intoArray(state, off + 8);
+    x2.intoArray(state, off + 16);
+    x3.intoArray(state, off + 24);
   }
 
   private static IntVector rotl(IntVector x, int n) {
