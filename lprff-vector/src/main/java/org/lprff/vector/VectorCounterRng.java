@@ -131,7 +131,8 @@ final class VectorCounterRng implements CounterRngKernel {
   }
 
   static FloatVector toUniform(IntVector bits) {
-    return ((FloatVector) bits.lanewise(VectorOperators.LSHR, 8).convert(VectorOperators.I2F, 0))
+    return ((FloatVector) bits.lanewise(VectorOperators.LSHR, 8)
+            .convertShape(VectorOperators.I2F, FLOATS, 0))
         .mul(0x1p-24f);
   }
 

@@ -31,7 +31,6 @@ final class VectorRounding implements RoundingKernel {
   private static final VectorSpecies<Short> SHORTS = ShortVector.SPECIES_128;
   private static final VectorSpecies<Float> HALF_FLOATS = FloatVector.SPECIES_128;
   private static final VectorSpecies<Integer> HALF_INTS = IntVector.SPECIES_128;
-  private static final VectorSpecies<Short> QUARTER_SHORTS = ShortVector.SPECIES_64;
   private static final int LANES = 8;
 
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
@@ -47,7 +46,7 @@ final class VectorRounding implements RoundingKernel {
   // ---- codes of 8 features
 
   private static IntVector floatCodes(FloatVector t, FloatVector u, int bits) {
-    IntVector code = (IntVector) t.add(u).convert(VectorOperators.F2I, 0);
+    IntVector code = (IntVector) t.add(u).convertShape(VectorOperators.F2I, INTS, 0);
     return code.max(0).min((1 << bits) - 1);
   }
 
@@ -56,18 +55,24 @@ final class VectorRounding implements RoundingKernel {
   }
 
   /**
-   * b = 16, in double, four features at a time (128-bit float and int halves widen to 256-bit
-   * doubles lane for lane, a conversion C2 compiles directly; taking the upper half of a 256-bit
-   * vector with a part number did not compile to vector code and was ~15x slower).
+   * b = 16, in double: eight features as two halves of four (128-bit float and int halves widen
+   * to 256-bit doubles lane for lane, a conversion C2 compiles directly; a part number selecting
+   * the upper half of a 256-bit vector did not compile to vector code). The two halves of codes
+   * meet again in an 8-int scratch (L1) to be narrowed and stored as one 16-byte vector.
    */
   private static void store16(
-      float[] values, int i, float lo, float step, DoubleVector u, MemorySegment out, long o) {
+      float[] values, int i, float lo, float step, DoubleVector u0, DoubleVector u1,
+      int[] codes, MemorySegment out, long o) {
+    codes16(values, i, lo, step, u0).intoArray(codes, 0);
+    codes16(values, i + 4, lo, step, u1).intoArray(codes, 4);
+    store(IntVector.fromArray(INTS, codes, 0), 16, out, o);
+  }
+
+  private static IntVector codes16(float[] values, int i, float lo, float step, DoubleVector u) {
     DoubleVector t = (DoubleVector) FloatVector.fromArray(HALF_FLOATS, values, i)
         .convertShape(VectorOperators.F2D, DOUBLES, 0);
     t = t.sub(lo).div(step).add(u).max(0).min(65535);
-    t.convertShape(VectorOperators.D2I, HALF_INTS, 0)
-        .convertShape(VectorOperators.I2S, QUARTER_SHORTS, 0)
-        .intoMemorySegment(out, o, LE);
+    return (IntVector) t.convertShape(VectorOperators.D2I, HALF_INTS, 0);
   }
 
   /** unsigned(bits) * 2^-32 = signed(bits ^ 2^31) * 2^-32 + 1/2, exactly, in double. */
@@ -91,7 +96,12 @@ final class VectorRounding implements RoundingKernel {
           out.set(INT_LE, o, codes.lanewise(VectorOperators.LSHL, SHIFT_4)
               .reduceLanes(VectorOperators.OR));
       case 8 -> codes.convertShape(VectorOperators.I2B, BYTES, 0).intoMemorySegment(out, o, LE);
-      case 16 -> codes.convertShape(VectorOperators.I2S, SHORTS, 0).intoMemorySegment(out, o, LE);
+      // Through bytes: C2 does not store short vectors into a byte[]-backed segment ("not
+      // supported: op=store etype=short atype=byte"); reinterpretation keeps lanes in
+      // little-endian memory order.
+      case 16 ->
+          codes.convertShape(VectorOperators.I2S, SHORTS, 0).reinterpretAsBytes()
+              .intoMemorySegment(out, o, LE);
       default -> throw new AssertionError(bits);
     }
   }
@@ -107,6 +117,7 @@ final class VectorRounding implements RoundingKernel {
     int rowLo = (int) row;
     int rowHi = (int) (row >>> 32);
     int[] random = new int[VectorCounterRng.GROUP]; // the 32 words of the current group
+    int[] codes = new int[LANES]; // b = 16 only, see store16
     int wordEnd = firstColumn + (count & -LANES); // columns covered by whole 8-column words
     int c = firstColumn;
     long o = byteOffset; // 8 columns take exactly `bits` bytes
@@ -118,8 +129,8 @@ final class VectorRounding implements RoundingKernel {
       }
       int i = off + c - firstColumn;
       if (bits == 16) {
-        store16(values, i, lo, step, uniformDouble(random, w), out, o);
-        store16(values, i + 4, lo, step, uniformDouble(random, w + 4), out, o + 8);
+        store16(values, i, lo, step, uniformDouble(random, w), uniformDouble(random, w + 4),
+            codes, out, o);
       } else {
         FloatVector u = VectorCounterRng.toUniform(IntVector.fromArray(INTS, random, w));
         store(floatCodes(scaled(values, i, lo, step), u, bits), bits, out, o);
@@ -138,10 +149,10 @@ final class VectorRounding implements RoundingKernel {
     long o = byteOffset;
     FloatVector half = FloatVector.broadcast(FLOATS, 0.5f);
     DoubleVector halfDouble = DoubleVector.broadcast(DOUBLES, 0.5);
+    int[] codes = new int[LANES]; // b = 16 only, see store16
     for (int i = 0; i < bound; i += LANES, o += bits) {
       if (bits == 16) {
-        store16(values, off + i, lo, step, halfDouble, out, o);
-        store16(values, off + i + 4, lo, step, halfDouble, out, o + 8);
+        store16(values, off + i, lo, step, halfDouble, halfDouble, codes, out, o);
       } else {
         store(floatCodes(scaled(values, off + i, lo, step), half, bits), bits, out, o);
       }
