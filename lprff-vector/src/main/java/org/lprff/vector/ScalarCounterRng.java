@@ -26,11 +26,24 @@ final class ScalarCounterRng implements CounterRngKernel {
    */
   static void threefry4x32(
       int rounds, int k0, int k1, int k2, int k3, int c0, int c1, int c2, int c3, int[] out) {
-    int[] ks = {k0, k1, k2, k3, KS_PARITY ^ k0 ^ k1 ^ k2 ^ k3};
-    int x0 = c0 + k0;
-    int x1 = c1 + k1;
-    int x2 = c2 + k2;
-    int x3 = c3 + k3;
+    threefry4x32(rounds, keySchedule(k0, k1, k2, k3), c0, c1, c2, c3, out);
+  }
+
+  /** The 5-word key schedule (k0, k1, k2, k3, 0x1BD11BDA ^ k0 ^ k1 ^ k2 ^ k3). */
+  static int[] keySchedule(int k0, int k1, int k2, int k3) {
+    return new int[] {k0, k1, k2, k3, KS_PARITY ^ k0 ^ k1 ^ k2 ^ k3};
+  }
+
+  static int[] keySchedule(long seed) {
+    return keySchedule((int) seed, (int) (seed >>> 32), 0, 0);
+  }
+
+  /** Threefry-4x32 with a precomputed key schedule (so bulk callers compute it once). */
+  static void threefry4x32(int rounds, int[] ks, int c0, int c1, int c2, int c3, int[] out) {
+    int x0 = c0 + ks[0];
+    int x1 = c1 + ks[1];
+    int x2 = c2 + ks[2];
+    int x3 = c3 + ks[3];
     for (int r = 0; r < rounds; r++) {
       if ((r & 1) == 0) {
         x0 += x1;
@@ -68,15 +81,13 @@ final class ScalarCounterRng implements CounterRngKernel {
     return (column >>> 3) & 3;
   }
 
-  static void block(long seed, long row, int block, int draw, int[] out) {
-    threefry4x32(
-        ROUNDS, (int) seed, (int) (seed >>> 32), 0, 0, block, (int) row, (int) (row >>> 32),
-        draw, out);
+  static void block(int[] ks, long row, int block, int draw, int[] out) {
+    threefry4x32(ROUNDS, ks, block, (int) row, (int) (row >>> 32), draw, out);
   }
 
   static int bits(long seed, long row, int column, int draw) {
     int[] words = new int[4];
-    block(seed, row, block(column), draw, words);
+    block(keySchedule(seed), row, block(column), draw, words);
     return words[word(column)];
   }
 
@@ -88,6 +99,7 @@ final class ScalarCounterRng implements CounterRngKernel {
     }
     int end = firstColumn + count;
     int[] words = new int[4];
+    int[] ks = keySchedule(seed);
     for (int group = firstColumn >>> 5; group <= (end - 1) >>> 5; group++) {
       int groupStart = group << 5;
       for (int lane = 0; lane < 8; lane++) {
@@ -96,7 +108,7 @@ final class ScalarCounterRng implements CounterRngKernel {
           int column = groupStart + 8 * w + lane;
           if (column >= firstColumn && column < end) {
             if (!computed) {
-              block(seed, row, (group << 3) | lane, draw, words);
+              block(ks, row, (group << 3) | lane, draw, words);
               computed = true;
             }
             out[off + column - firstColumn] = words[w];
