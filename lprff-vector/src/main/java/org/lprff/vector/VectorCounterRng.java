@@ -15,13 +15,14 @@ import jdk.incubator.vector.VectorSpecies;
  * the 8 lanes of output word w are 8 consecutive columns and no shuffle is needed. Wider machines
  * still run 256-bit vectors; narrower ones use the scalar body (the facade decides).
  *
- * <p>The state of a group lives in an int[32] between pieces of 4 rounds, and {@link
- * #group} hands the 32 words over in an int array instead of returning four vectors. Vectors
- * only stay in registers inside one compiled method whose Vector API calls were all inlined; C2
- * refuses to inline a 20-round body into its callers ("hot method too big") and, inside one
- * method, stops inlining Vector API calls after ~40 of them (12 rounds) (NodeCountInliningCutoff, both seen
- * with -XX:+PrintInlining), after which every vector is boxed on the heap. Four 32-byte stores
- * and loads through L1 per 4 rounds cost little next to their ~28 vector operations of the rounds.
+ * <p>The state of a group lives in an int[32] between pieces of 4 rounds, and {@link #group}
+ * hands the 32 words over in an int array instead of returning four vectors. Vectors stay in
+ * registers only inside one compiled method whose Vector API calls were all inlined. C2 refuses
+ * to inline a 20-round body into its callers ("hot method too big"), and inside one method it
+ * stopped inlining Vector API calls after about 12 rounds (NodeCountInliningCutoff); both were
+ * seen with -XX:+PrintInlining, and every vector is then boxed on the heap (a 5x slower RNG).
+ * Four 32-byte stores and loads through L1 per 4 rounds cost little next to their ~28 vector
+ * operations.
  */
 final class VectorCounterRng implements CounterRngKernel {
 
@@ -47,8 +48,8 @@ final class VectorCounterRng implements CounterRngKernel {
 
   /**
    * Threefry-4x32-20 of the 8 blocks 8q..8q+7 of a row: output word w of block 8q + j goes to
-   * out[off + 8w + j], that is, columns 32q .. 32q + 31 in order. Rotation counts are literals so
-   * that each rotation compiles to two immediate shifts and an OR on AVX2.
+   * out[off + 8w + j], that is, columns 32q .. 32q + 31 in order. Rotation counts are literals (in
+   * the 4-round pieces) so that each rotation compiles to two immediate shifts and an OR on AVX2.
    */
   static void group(int[] ks, int rowLo, int rowHi, int group, int draw, int[] out, int off) {
     LANE_INDEX.add(group * 8 + ks[0]).intoArray(out, off);
