@@ -1,0 +1,124 @@
+package org.lprff.vector;
+
+/**
+ * Counter-based random bits: a pure function of (seed, row, column, draw), so that stochastic
+ * rounding is bit-identical whatever the thread count, batch size, vector width or partitioning.
+ *
+ * <h2>Algorithm</h2>
+ *
+ * Threefry-4x32 with 20 rounds (Salmon, Moraes, Dror, Shaw, "Parallel random numbers: as easy as
+ * 1, 2, 3", SC 2011; the default of their Random123 library), a reduced Threefish block cipher
+ * from Skein. The state is four 32-bit words x0..x3, initialised to counter + key. Each round
+ * applies two MIX operations (x0 += x1; x1 = rotl(x1, R) ^ x0 on even rounds pairing (0,1),(2,3),
+ * on odd rounds pairing (0,3),(2,1)) with the rotation constants (10,26), (11,21), (13,27), (23,5),
+ * (6,20), (17,11), (25,10), (18,20) for rounds mod 8. After every fourth round, key injection s
+ * adds the 5-word key schedule (k0, k1, k2, k3, k4 = 0x1BD11BDA ^ k0 ^ k1 ^ k2 ^ k3) rotated by s
+ * words, plus s to word 3. The implementation is checked against Random123's known-answer
+ * vectors.
+ *
+ * <h2>Mapping of the inputs</h2>
+ *
+ * <ul>
+ *   <li>key = (seed low 32 bits, seed high 32 bits, 0, 0);
+ *   <li>counter = (block, row low 32 bits, row high 32 bits, draw), where {@code block =
+ *       ((column >>> 5) << 3) | (column & 7)};
+ *   <li>the result is output word {@code w = (column >>> 3) & 3} of that block.
+ * </ul>
+ *
+ * Columns 32q..32q+31 therefore use the 8 blocks 8q..8q+7, and word w of those blocks covers the
+ * 8 consecutive columns 32q+8w..32q+8w+7: a 256-bit vector of 8 int lanes evaluating blocks
+ * 8q..8q+7 yields 32 consecutive columns as four vectors, without shuffles. The map from
+ * (column) to (block, word) is injective over all non-negative int columns, so distinct
+ * (seed, row, column, draw) use distinct (key, counter, word).
+ *
+ * <p>{@link #uniform} keeps the top 24 bits ({@code (bits >>> 8) * 2^-24}, exact in float, in
+ * [0, 1)); {@link #uniformDouble} uses all 32 ({@code unsigned(bits) * 2^-32}, in [0, 1)).
+ */
+public final class CounterRng {
+
+  private static final CounterRngKernel KERNEL = select();
+
+  private CounterRng() {}
+
+  private static CounterRngKernel select() {
+    // The vector body needs 8 int lanes (the mapping is defined on groups of 8 blocks); on a
+    // machine whose preferred vectors are narrower, 256-bit vectors would be emulated slowly, so
+    // the scalar body is used there.
+    return Kernels.active() == KernelImplementation.VECTOR
+            && VectorShape.FLOAT.vectorBitSize() >= 256
+        ? new VectorCounterRng()
+        : new ScalarCounterRng();
+  }
+
+  /** 32 random bits for (seed, row, column, draw); column must be >= 0. */
+  public static int bits(long seed, long row, int column, int draw) {
+    checkColumn(column);
+    return ScalarCounterRng.bits(seed, row, column, draw);
+  }
+
+  /** A uniform float in [0, 1) on the grid k * 2^-24: {@code (bits >>> 8) * 0x1p-24f}. */
+  public static float uniform(long seed, long row, int column, int draw) {
+    return toUniform(bits(seed, row, column, draw));
+  }
+
+  /** A uniform double in [0, 1) on the grid k * 2^-32: {@code unsigned(bits) * 0x1p-32}. */
+  public static double uniformDouble(long seed, long row, int column, int draw) {
+    return toUniformDouble(bits(seed, row, column, draw));
+  }
+
+  /** out[off + i] = bits(seed, row, firstColumn + i, draw) for i in [0, count). */
+  public static void fillBits(
+      long seed, long row, int firstColumn, int draw, int[] out, int off, int count) {
+    checkRange(firstColumn, count);
+    if (out == null) {
+      throw new IllegalArgumentException("out is null");
+    }
+    checkBounds(out.length, off, count);
+    KERNEL.fillBits(seed, row, firstColumn, draw, out, off, count);
+  }
+
+  /** out[off + i] = uniform(seed, row, firstColumn + i, draw) for i in [0, count). */
+  public static void fillUniform(
+      long seed, long row, int firstColumn, int draw, float[] out, int off, int count) {
+    checkRange(firstColumn, count);
+    if (out == null) {
+      throw new IllegalArgumentException("out is null");
+    }
+    checkBounds(out.length, off, count);
+    KERNEL.fillUniform(seed, row, firstColumn, draw, out, off, count);
+  }
+
+  static float toUniform(int bits) {
+    return (bits >>> 8) * 0x1p-24f;
+  }
+
+  static double toUniformDouble(int bits) {
+    return (bits & 0xFFFFFFFFL) * 0x1p-32;
+  }
+
+  private static void checkColumn(int column) {
+    if (column < 0) {
+      throw new IllegalArgumentException("column is " + column + ", expected >= 0");
+    }
+  }
+
+  static void checkRange(int firstColumn, int count) {
+    if (firstColumn < 0) {
+      throw new IllegalArgumentException("firstColumn is " + firstColumn + ", expected >= 0");
+    }
+    if (count < 0) {
+      throw new IllegalArgumentException("count is " + count + ", expected >= 0");
+    }
+    if (firstColumn + (long) count > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "firstColumn " + firstColumn + " + count " + count + " exceeds " + Integer.MAX_VALUE);
+    }
+  }
+
+  private static void checkBounds(int length, int off, int count) {
+    if (off < 0 || off + (long) count > length) {
+      throw new IllegalArgumentException(
+          "out has length " + length + ", cannot hold " + count + " values from offset " + off);
+    }
+  }
+}

@@ -1,0 +1,11 @@
+package org.lprff.vector;
+
+/** Bulk bodies of {@link CounterRng}: scalar reference and Vector API. Arguments are validated. */
+interface CounterRngKernel {
+
+  /** out[off + i] = bits(seed, row, firstColumn + i, draw) for i in [0, count). */
+  void fillBits(long seed, long row, int firstColumn, int draw, int[] out, int off, int count);
+
+  /** out[off + i] = uniform(seed, row, firstColumn + i, draw) for i in [0, count). */
+  void fillUniform(long seed, long row, int firstColumn, int draw, float[] out, int off, int count);
+}

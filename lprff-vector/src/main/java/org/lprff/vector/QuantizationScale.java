@@ -1,0 +1,77 @@
+package org.lprff.vector;
+
+/**
+ * The grid of a b-bit quantizer: 2^b levels value(code) = lo + code * step, code in [0, 2^b - 1].
+ *
+ * <p>For m random Fourier features, {@link #forFeatures} uses s = sqrt(2/m), lo = -s and step =
+ * 2s / (2^b - 1), so the levels span [-s, s] (DESIGN.md sections 1 and 3). Immutable.
+ *
+ * @param bits bits per feature: 1, 2, 4, 8 or 16
+ * @param lo value of code 0
+ * @param step distance between neighbouring levels, > 0
+ */
+public record QuantizationScale(int bits, float lo, float step) {
+
+  public QuantizationScale {
+    checkBits(bits);
+    if (!(step > 0) || Float.isInfinite(step)) {
+      throw new IllegalArgumentException("step is " + step + ", expected a finite value > 0");
+    }
+    if (!Float.isFinite(lo)) {
+      throw new IllegalArgumentException("lo is " + lo + ", expected a finite value");
+    }
+  }
+
+  /** The LP-RFF scale for m features at b bits: lo = -sqrt(2/m), step = 2 sqrt(2/m)/(2^b - 1). */
+  public static QuantizationScale forFeatures(int features, int bits) {
+    if (features < 1) {
+      throw new IllegalArgumentException("features is " + features + ", expected >= 1");
+    }
+    checkBits(bits);
+    double s = Math.sqrt(2.0 / features);
+    return new QuantizationScale(bits, (float) -s, (float) (2 * s / ((1 << bits) - 1)));
+  }
+
+  public static QuantizationScale of(int bits, float lo, float step) {
+    return new QuantizationScale(bits, lo, step);
+  }
+
+  /** Number of levels, 2^bits. */
+  public int levels() {
+    return 1 << bits;
+  }
+
+  /** Largest code, 2^bits - 1. */
+  public int maxCode() {
+    return (1 << bits) - 1;
+  }
+
+  /** Value of the largest code, lo + (2^b - 1) step, computed in double. */
+  public double hi() {
+    return lo + (double) maxCode() * step;
+  }
+
+  /** The value a code stands for, lo + code * step (in float arithmetic). */
+  public float value(int code) {
+    return lo + code * step;
+  }
+
+  /** Bytes of a packed row of m features: ceil(m * bits / 8). */
+  public int rowBytes(int features) {
+    if (features < 0) {
+      throw new IllegalArgumentException("features is " + features + ", expected >= 0");
+    }
+    long bytes = ((long) features * bits + 7) >>> 3;
+    if (bytes > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          features + " features at " + bits + " bits need " + bytes + " bytes, more than an int");
+    }
+    return (int) bytes;
+  }
+
+  static void checkBits(int bits) {
+    if (bits != 1 && bits != 2 && bits != 4 && bits != 8 && bits != 16) {
+      throw new IllegalArgumentException("bits is " + bits + ", expected one of 1, 2, 4, 8, 16");
+    }
+  }
+}
