@@ -56,7 +56,12 @@ final class VectorProducts implements ProductsKernel {
     long rowBytes = ProductsKernel.rowBytes(m, bits);
     Arrays.fill(y, 0, n * c, 0f);
     int vecEnd = F.loopBound(m);
-    for (int t0 = 0; t0 < vecEnd; t0 += TILE) {
+    // Packed rows: whole groups by PackedGroups, the rest (< one group) vector by vector here.
+    int start = bits == FLOAT_BITS ? 0 : PackedGroups.groupEnd(m, bits);
+    if (start > 0) {
+      PackedGroups.forward(z, offset, rowBytes, n, m, bits, wT, c, y, start);
+    }
+    for (int t0 = start; t0 < vecEnd; t0 += TILE) {
       int t1 = Math.min(t0 + TILE, vecEnd);
       for (int r = 0; r < n; r++) {
         long row = offset + r * rowBytes;
