@@ -209,4 +209,149 @@ final class PackedGroups {
       y[y1] += b0.add(b1).reduceLanes(VectorOperators.ADD);
     }
   }
+
+  // ---------------------------------------------------- transposed accumulate
+
+  /**
+   * {@code gT[j*m + i] += step * sum_r code_ri d[r*c + j] + shift[j]} for features {@code i <
+   * end} of packed rows, {@code end} from {@link #groupEnd}, {@code n >= 1}.
+   */
+  static void accumulateTransposed(
+      MemorySegment z,
+      long offset,
+      long rowBytes,
+      int n,
+      int m,
+      int bits,
+      float step,
+      float[] shift,
+      float[] d,
+      int c,
+      float[] gT,
+      int end) {
+    int per = 32 / bits;
+    int group = L * per;
+    float[] lanes = new float[L];
+    int j = 0;
+    while (j < c) {
+      int block = c - j >= 8 ? 8 : c - j >= 2 ? 2 : 1;
+      for (int g = 0; g < end; g += group) {
+        long at = offset + (long) g / per * 4;
+        for (int s = 0; s < per; s += block == 8 ? 1 : 2) {
+          switch (block) {
+            case 8 -> accumulate8(z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes);
+            case 2 -> accumulate2(z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes);
+            default -> accumulate1(z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes);
+          }
+        }
+      }
+      j += block;
+    }
+  }
+
+  /**
+   * Adds {@code step * acc + shift[j]} to the features of sub-vector {@code s} of the group at
+   * {@code g}: lane k is feature {@code g + k * per + s} of class j.
+   */
+  private static void scatterAdd(
+      FloatVector acc, float step, float[] shift, int j, float[] gT, int m, int g, int per, int s,
+      float[] lanes) {
+    acc.fma(step, shift[j]).intoArray(lanes, 0);
+    int at = j * m + g + s;
+    for (int k = 0; k < L; k++) {
+      gT[at + k * per] += lanes[k];
+    }
+  }
+
+  private static FloatVector dj(float[] d, int at) {
+    return FloatVector.broadcast(F, d[at]);
+  }
+
+  /** Classes [j, j+8) x sub-vector s of one group, all rows. */
+  private static void accumulate8(
+      MemorySegment z, long at, long rowBytes, int n, int bits, int s, float[] d, int c, int j,
+      float step, float[] shift, float[] gT, int m, int g, float[] lanes) {
+    IntVector mask = PackedLanes.mask(bits);
+    int sh = s * bits;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+    FloatVector a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    long row = at;
+    int dr = j;
+    for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
+      FloatVector x = low(group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh), mask);
+      a0 = x.fma(dj(d, dr), a0);
+      a1 = x.fma(dj(d, dr + 1), a1);
+      a2 = x.fma(dj(d, dr + 2), a2);
+      a3 = x.fma(dj(d, dr + 3), a3);
+      a4 = x.fma(dj(d, dr + 4), a4);
+      a5 = x.fma(dj(d, dr + 5), a5);
+      a6 = x.fma(dj(d, dr + 6), a6);
+      a7 = x.fma(dj(d, dr + 7), a7);
+    }
+    int per = 32 / bits;
+    scatterAdd(a0, step, shift, j, gT, m, g, per, s, lanes);
+    scatterAdd(a1, step, shift, j + 1, gT, m, g, per, s, lanes);
+    scatterAdd(a2, step, shift, j + 2, gT, m, g, per, s, lanes);
+    scatterAdd(a3, step, shift, j + 3, gT, m, g, per, s, lanes);
+    scatterAdd(a4, step, shift, j + 4, gT, m, g, per, s, lanes);
+    scatterAdd(a5, step, shift, j + 5, gT, m, g, per, s, lanes);
+    scatterAdd(a6, step, shift, j + 6, gT, m, g, per, s, lanes);
+    scatterAdd(a7, step, shift, j + 7, gT, m, g, per, s, lanes);
+  }
+
+  /** Classes j, j+1 x sub-vectors s, s+1 of one group, all rows. */
+  private static void accumulate2(
+      MemorySegment z, long at, long rowBytes, int n, int bits, int s, float[] d, int c, int j,
+      float step, float[] shift, float[] gT, int m, int g, float[] lanes) {
+    IntVector mask = PackedLanes.mask(bits);
+    int sh = s * bits;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, b0 = a0, b1 = a0;
+    long row = at;
+    int dr = j;
+    for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
+      IntVector v = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      FloatVector x0 = low(v, mask);
+      FloatVector x1 = low(v.lanewise(VectorOperators.LSHR, bits), mask);
+      FloatVector d0 = dj(d, dr), d1 = dj(d, dr + 1);
+      a0 = x0.fma(d0, a0);
+      a1 = x1.fma(d0, a1);
+      b0 = x0.fma(d1, b0);
+      b1 = x1.fma(d1, b1);
+    }
+    int per = 32 / bits;
+    scatterAdd(a0, step, shift, j, gT, m, g, per, s, lanes);
+    scatterAdd(a1, step, shift, j, gT, m, g, per, s + 1, lanes);
+    scatterAdd(b0, step, shift, j + 1, gT, m, g, per, s, lanes);
+    scatterAdd(b1, step, shift, j + 1, gT, m, g, per, s + 1, lanes);
+  }
+
+  /** Class j x sub-vectors s, s+1 of one group, rows in pairs (4 independent accumulators). */
+  private static void accumulate1(
+      MemorySegment z, long at, long rowBytes, int n, int bits, int s, float[] d, int c, int j,
+      float step, float[] shift, float[] gT, int m, int g, float[] lanes) {
+    IntVector mask = PackedLanes.mask(bits);
+    int sh = s * bits;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, b0 = a0, b1 = a0;
+    long row = at;
+    int dr = j;
+    int r = 0;
+    for (; r + 2 <= n; r += 2, row += 2 * rowBytes, dr += 2 * c) {
+      IntVector u = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      IntVector v = group(z, row + rowBytes, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      FloatVector d0 = dj(d, dr), d1 = dj(d, dr + c);
+      a0 = low(u, mask).fma(d0, a0);
+      a1 = low(u.lanewise(VectorOperators.LSHR, bits), mask).fma(d0, a1);
+      b0 = low(v, mask).fma(d1, b0);
+      b1 = low(v.lanewise(VectorOperators.LSHR, bits), mask).fma(d1, b1);
+    }
+    if (r < n) {
+      IntVector u = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      FloatVector d0 = dj(d, dr);
+      a0 = low(u, mask).fma(d0, a0);
+      a1 = low(u.lanewise(VectorOperators.LSHR, bits), mask).fma(d0, a1);
+    }
+    int per = 32 / bits;
+    scatterAdd(a0.add(b0), step, shift, j, gT, m, g, per, s, lanes);
+    scatterAdd(a1.add(b1), step, shift, j, gT, m, g, per, s + 1, lanes);
+  }
 }

@@ -323,11 +323,17 @@ final class VectorProducts implements ProductsKernel {
         shift[k] *= lo;
       }
     }
+    // Packed rows: whole groups by PackedGroups, the rest (< one group) vector by vector here.
+    int start = bits == FLOAT_BITS ? 0 : PackedGroups.groupEnd(m, bits);
+    if (start > 0) {
+      PackedGroups.accumulateTransposed(
+          z, offset, rowBytes, n, m, bits, step, shift, d, c, gT, start);
+    }
     int j = 0;
     while (j < c) {
       int block = classBlock(c - j);
       int width = block == 8 ? L : block == 4 ? 2 * L : 4 * L;
-      int i = 0;
+      int i = start;
       for (; i + width <= vecEnd; i += width) {
         switch (block) {
           case 8 -> accumulate8(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m);
