@@ -134,20 +134,19 @@ final class PackedGroups {
     FloatVector a4 = a0, a5 = a0, a6 = a0, a7 = a0;
     int w1 = w0 + len, w2 = w1 + len, w3 = w2 + len;
     int w4 = w3 + len, w5 = w4 + len, w6 = w5 + len, w7 = w6 + len;
-    for (int g = 0; g < len; g += group) {
-      IntVector v = group(z, row, g, per);
-      for (int at = g; at < g + group; at += L) {
-        FloatVector x = low(v, mask);
-        v = v.lanewise(VectorOperators.LSHR, bits);
-        a0 = x.fma(w(wP, w0 + at), a0);
-        a1 = x.fma(w(wP, w1 + at), a1);
-        a2 = x.fma(w(wP, w2 + at), a2);
-        a3 = x.fma(w(wP, w3 + at), a3);
-        a4 = x.fma(w(wP, w4 + at), a4);
-        a5 = x.fma(w(wP, w5 + at), a5);
-        a6 = x.fma(w(wP, w6 + at), a6);
-        a7 = x.fma(w(wP, w7 + at), a7);
-      }
+    // One flat loop (the group re-read from L1 for each of its sub-vectors) rather than a loop
+    // of per = 32 / bits iterations per group: C2 unrolls it and hoists its range checks.
+    for (int at = 0; at < len; at += L) {
+      IntVector v = group(z, row, at & -group, per);
+      FloatVector x = low(v.lanewise(VectorOperators.LSHR, (at / L & (per - 1)) * bits), mask);
+      a0 = x.fma(w(wP, w0 + at), a0);
+      a1 = x.fma(w(wP, w1 + at), a1);
+      a2 = x.fma(w(wP, w2 + at), a2);
+      a3 = x.fma(w(wP, w3 + at), a3);
+      a4 = x.fma(w(wP, w4 + at), a4);
+      a5 = x.fma(w(wP, w5 + at), a5);
+      a6 = x.fma(w(wP, w6 + at), a6);
+      a7 = x.fma(w(wP, w7 + at), a7);
     }
     y[yAt] += a0.reduceLanes(VectorOperators.ADD);
     y[yAt + 1] += a1.reduceLanes(VectorOperators.ADD);
