@@ -9,9 +9,12 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Vector API products. Packed codes are decoded in registers by {@link PackedLanes#codes}
- * ({@code LANES} features at a time) and used at once for a block of classes; no float copy of
- * the batch or of a row is made.
+ * Vector API products. Packed rows: the whole groups of a row ({@link PackedGroups}, one int
+ * vector of codes per load, the weights permuted into code order) go to {@link PackedGroups};
+ * the rest of the row (less than one group) and float rows go through the micro-kernels here,
+ * where codes are decoded by {@link PackedLanes#codes} ({@code LANES} features at a time). Decoded
+ * features are used at once for a block of classes; no float copy of the batch or of a row is
+ * made.
  *
  * <p>The affine dequantization is factored out of the inner loops: {@code sum_i z_i w_i = step *
  * sum_i code_i w_i + lo * sum_i w_i} (and {@code sum_r z_ri d_rj = step * sum_r code_ri d_rj + lo
