@@ -9,12 +9,12 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Vector API products. Packed rows: the whole groups of a row ({@link PackedGroups}, one int
- * vector of codes per load, the weights permuted into code order) go to {@link PackedGroups};
- * the rest of the row (less than one group) and float rows go through the micro-kernels here,
- * where codes are decoded by {@link PackedLanes#codes} ({@code LANES} features at a time). Decoded
- * features are used at once for a block of classes; no float copy of the batch or of a row is
- * made.
+ * Vector API products. Rows of 1, 2 or 4 bits: the whole groups of a row (one int vector of
+ * codes per load, the weights permuted into code order) go to {@link PackedGroups}; the rest of
+ * the row (less than one group), 8- and 16-bit rows and float rows go through the micro-kernels
+ * here, where codes are decoded by {@link PackedLanes#codes} ({@code LANES} features at a time).
+ * Decoded features are used at once for a block of classes; no float copy of the batch or of a
+ * row is made.
  *
  * <p>The affine dequantization is factored out of the inner loops: {@code sum_i z_i w_i = step *
  * sum_i code_i w_i + lo * sum_i w_i} (and {@code sum_r z_ri d_rj = step * sum_r code_ri d_rj + lo
@@ -34,6 +34,9 @@ final class VectorProducts implements ProductsKernel {
 
   private static final VectorSpecies<Float> F = PackedLanes.FLOAT;
   private static final int L = PackedLanes.LANES;
+
+  /** Widest codes that take the {@link PackedGroups} path (at least 8 codes per int). */
+  private static final int GROUPED_MAX_BITS = 4;
 
   /**
    * Features per tile of the forward pass: the weights of a tile (at most 8 classes x 512 floats
@@ -59,8 +62,10 @@ final class VectorProducts implements ProductsKernel {
     long rowBytes = ProductsKernel.rowBytes(m, bits);
     Arrays.fill(y, 0, n * c, 0f);
     int vecEnd = F.loopBound(m);
-    // Packed rows: whole groups by PackedGroups, the rest (< one group) vector by vector here.
-    int start = bits == FLOAT_BITS ? 0 : PackedGroups.groupEnd(m, bits);
+    // Rows of 1, 2, 4 bits: whole groups by PackedGroups, the rest (< one group) vector by vector
+    // here. 8 and 16 bits stay here: their byte/short loads widen in one step, and groups of 2 or
+    // 4 sub-vectors measured slower.
+    int start = bits <= GROUPED_MAX_BITS ? PackedGroups.groupEnd(m, bits) : 0;
     if (start > 0) {
       PackedGroups.forward(z, offset, rowBytes, n, m, bits, wT, c, y, start);
     }
@@ -326,8 +331,10 @@ final class VectorProducts implements ProductsKernel {
         shift[k] *= lo;
       }
     }
-    // Packed rows: whole groups by PackedGroups, the rest (< one group) vector by vector here.
-    int start = bits == FLOAT_BITS ? 0 : PackedGroups.groupEnd(m, bits);
+    // Rows of 1, 2, 4 bits: whole groups by PackedGroups, the rest (< one group) vector by vector
+    // here. 8 and 16 bits stay here: their byte/short loads widen in one step, and groups of 2 or
+    // 4 sub-vectors measured slower.
+    int start = bits <= GROUPED_MAX_BITS ? PackedGroups.groupEnd(m, bits) : 0;
     if (start > 0) {
       PackedGroups.accumulateTransposed(
           z, offset, rowBytes, n, m, bits, step, shift, d, c, gT, start);
