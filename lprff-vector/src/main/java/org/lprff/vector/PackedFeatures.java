@@ -3,9 +3,11 @@ package org.lprff.vector;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Reading b-bit packed feature rows (DESIGN.md section 3): feature i occupies bits
- * [i*b, (i+1)*b) of the row, bit k being bit (k mod 8) of byte k/8; b = 16 is little-endian
- * uint16. The value of code j is {@code fma(j, step, lo)} rounded once to float.
+ * The b-bit packed row layout (DESIGN.md section 3), b in {1, 2, 4, 8, 16}: feature i occupies
+ * bits [i*b, (i+1)*b) of the row, bit k being bit (k mod 8) of byte k/8 (least significant
+ * first); b = 16 is little-endian uint16; a row of m features takes ceil(m*b/8) bytes, unused
+ * trailing bits zero. The value of code j is {@code fma(j, step, lo)} rounded once to float.
+ * Packing and unpacking integer codes is exact.
  */
 public final class PackedFeatures {
 
@@ -72,10 +74,67 @@ public final class PackedFeatures {
     return MemorySegment.ofArray(src);
   }
 
-  static void checkBits(int bits) {
-    if (bits != 1 && bits != 2 && bits != 4 && bits != 8 && bits != 16) {
-      throw new IllegalArgumentException("bits is " + bits + ", expected one of 1, 2, 4, 8, 16");
+  /**
+   * Writes codes[off .. off + count) from byte {@code byteOffset} on: ceil(count b / 8) bytes,
+   * the last one zero-padded; no other byte is touched. Codes must lie in [0, 2^b - 1].
+   */
+  public static void packCodes(
+      int[] codes, int off, int count, int bits, MemorySegment out, long byteOffset) {
+    checkBits(bits);
+    if (codes == null) {
+      throw new IllegalArgumentException("codes is null");
     }
+    if (count < 0) {
+      throw new IllegalArgumentException("count is " + count + ", expected >= 0");
+    }
+    if (off < 0 || off + (long) count > codes.length) {
+      throw new IllegalArgumentException(
+          "codes has length " + codes.length + ", cannot read " + count + " from offset " + off);
+    }
+    int max = (1 << bits) - 1;
+    for (int i = 0; i < count; i++) {
+      int code = codes[off + i];
+      if (code < 0 || code > max) {
+        throw new IllegalArgumentException(
+            "codes[" + (off + i) + "] is " + code + ", outside [0, " + max + "] for " + bits
+                + " bits");
+      }
+    }
+    long start = checkDestination(out, byteOffset, 0, count, bits);
+    StochasticRounding.KERNEL.packCodes(codes, off, count, bits, out, start);
+  }
+
+  /** {@link #packCodes(int[], int, int, int, MemorySegment, long)} into a heap array. */
+  public static void packCodes(int[] codes, int off, int count, int bits, byte[] out, int outOffset) {
+    packCodes(codes, off, count, bits, StochasticRounding.wrap(out), outOffset);
+  }
+
+  /**
+   * Checks that out is writable and holds bytes [base + skip, base + skip + ceil(count b / 8));
+   * returns base + skip.
+   */
+  static long checkDestination(MemorySegment out, long base, long skip, int count, int bits) {
+    if (out == null) {
+      throw new IllegalArgumentException("out is null");
+    }
+    if (out.isReadOnly()) {
+      throw new IllegalArgumentException("out is a read-only segment");
+    }
+    if (base < 0) {
+      throw new IllegalArgumentException("out byte offset is " + base + ", expected >= 0");
+    }
+    long bytes = PackedLanes.rowBytes(count, bits);
+    long start = base + skip;
+    if (start + bytes > out.byteSize()) {
+      throw new IllegalArgumentException(
+          "out has " + out.byteSize() + " bytes, needs bytes [" + start + ", " + (start + bytes)
+              + ") for " + count + " codes of " + bits + " bits");
+    }
+    return start;
+  }
+
+  static void checkBits(int bits) {
+    QuantizationScale.checkBits(bits);
   }
 
   static void checkScale(float lo, float step) {

@@ -51,9 +51,12 @@ public record QuantizationScale(int bits, float lo, float step) {
     return lo + (double) maxCode() * step;
   }
 
-  /** The value a code stands for, lo + code * step (in float arithmetic). */
+  /**
+   * The value a code stands for, lo + code * step, rounded once ({@code fma}): the same float
+   * every unpacking and product kernel decodes.
+   */
   public float value(int code) {
-    return lo + code * step;
+    return Math.fma((float) code, step, lo);
   }
 
   /** Bytes of a packed row of m features: ceil(m * bits / 8). */
@@ -61,7 +64,7 @@ public record QuantizationScale(int bits, float lo, float step) {
     if (features < 0) {
       throw new IllegalArgumentException("features is " + features + ", expected >= 0");
     }
-    long bytes = ((long) features * bits + 7) >>> 3;
+    long bytes = PackedLanes.rowBytes(features, bits);
     if (bytes > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
           features + " features at " + bits + " bits need " + bytes + " bytes, more than an int");

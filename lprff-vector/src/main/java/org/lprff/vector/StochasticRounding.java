@@ -96,7 +96,7 @@ public final class StochasticRounding {
           "firstColumn is " + firstColumn + ", expected a multiple of 8 (byte-aligned features)");
     }
     int bits = scale.bits();
-    long start = BitPacking.checkOut(out, outByteOffset, (long) firstColumn / 8 * bits, count, bits);
+    long start = PackedFeatures.checkDestination(out, outByteOffset, (long) firstColumn / 8 * bits, count, bits);
     double lo = scale.lo();
     double hi = scale.hi();
     double slack = RANGE_SLACK * Math.max(Math.abs(lo), Math.abs(hi));

@@ -64,7 +64,7 @@ class BitPackingTest {
           if (k < kernels.length) {
             kernels[k].packCodes(codes, off, count, bits, MemorySegment.ofArray(out), pad);
           } else {
-            BitPacking.packCodes(codes, off, count, bits, out, pad);
+            PackedFeatures.packCodes(codes, off, count, bits, out, pad);
           }
           String what = "bits " + bits + " count " + count + " body " + k;
           assertArrayEquals(expected, Arrays.copyOfRange(out, pad, pad + expected.length), what);
@@ -88,15 +88,15 @@ class BitPackingTest {
   void layoutExamplesFromTheDesignNotes() {
     // b = 16 is little-endian uint16; b = 1 is least significant bit first.
     byte[] out = new byte[2];
-    BitPacking.packCodes(new int[] {0xBEEF}, 0, 1, 16, out, 0);
+    PackedFeatures.packCodes(new int[] {0xBEEF}, 0, 1, 16, out, 0);
     assertArrayEquals(new byte[] {(byte) 0xEF, (byte) 0xBE}, out);
     out = new byte[2];
-    BitPacking.packCodes(new int[] {1, 0, 0, 0, 0, 0, 0, 0, 0, 1}, 0, 10, 1, out, 0);
+    PackedFeatures.packCodes(new int[] {1, 0, 0, 0, 0, 0, 0, 0, 0, 1}, 0, 10, 1, out, 0);
     assertArrayEquals(new byte[] {1, 2}, out);
     out = new byte[1];
-    BitPacking.packCodes(new int[] {3, 0, 1}, 0, 3, 2, out, 0);
+    PackedFeatures.packCodes(new int[] {3, 0, 1}, 0, 3, 2, out, 0);
     assertArrayEquals(new byte[] {0b01_00_11}, out);
-    assertEquals(3, BitPacking.packedBytes(5, 4));
+    assertEquals(3, PackedFeatures.rowBytes(5, 4));
   }
 
   @Test
@@ -104,25 +104,25 @@ class BitPackingTest {
     byte[] out = new byte[4];
     var e = assertThrows(
         IllegalArgumentException.class,
-        () -> BitPacking.packCodes(new int[] {1, 4}, 0, 2, 2, out, 0));
+        () -> PackedFeatures.packCodes(new int[] {1, 4}, 0, 2, 2, out, 0));
     assertTrue(e.getMessage().contains("codes[1] is 4"), e.getMessage());
     e = assertThrows(
         IllegalArgumentException.class,
-        () -> BitPacking.packCodes(new int[] {-1}, 0, 1, 8, out, 0));
+        () -> PackedFeatures.packCodes(new int[] {-1}, 0, 1, 8, out, 0));
     assertTrue(e.getMessage().contains("-1"), e.getMessage());
     e = assertThrows(
-        IllegalArgumentException.class, () -> BitPacking.packCodes(new int[4], 0, 4, 3, out, 0));
+        IllegalArgumentException.class, () -> PackedFeatures.packCodes(new int[4], 0, 4, 3, out, 0));
     assertTrue(e.getMessage().contains("bits is 3"), e.getMessage());
     e = assertThrows(
-        IllegalArgumentException.class, () -> BitPacking.packCodes(new int[4], 0, 4, 16, out, 1));
+        IllegalArgumentException.class, () -> PackedFeatures.packCodes(new int[4], 0, 4, 16, out, 1));
     assertTrue(e.getMessage().contains("4 bytes") && e.getMessage().contains("[1, 9)"),
         e.getMessage());
     e = assertThrows(
-        IllegalArgumentException.class, () -> BitPacking.packCodes(new int[4], 2, 4, 8, out, 0));
+        IllegalArgumentException.class, () -> PackedFeatures.packCodes(new int[4], 2, 4, 8, out, 0));
     assertTrue(e.getMessage().contains("length 4"), e.getMessage());
     e = assertThrows(
         IllegalArgumentException.class,
-        () -> BitPacking.packCodes(
+        () -> PackedFeatures.packCodes(
             new int[4], 0, 4, 8, MemorySegment.ofArray(new byte[8]).asReadOnly(), 0));
     assertTrue(e.getMessage().contains("read-only"), e.getMessage());
   }

@@ -88,7 +88,7 @@ class StochasticRoundingTest {
           int off = random.nextInt(3);
           float[] v = values(random, scale, count + off);
           int pad = 1 + random.nextInt(5);
-          int bytes = (int) BitPacking.packedBytes(count, bits);
+          int bytes = (int) PackedFeatures.rowBytes(count, bits);
           byte[] scalar = new byte[pad + bytes + pad];
           byte[] vector = new byte[pad + bytes + pad];
           Arrays.fill(scalar, BitPackingTest.SENTINEL);

@@ -49,7 +49,7 @@ class PackingProperties {
               for (int i = 0; i < count; i++) {
                 codes[i] = random.nextInt(1 << bits);
               }
-              byte[] packed = new byte[byteOffset + (int) BitPacking.packedBytes(count, bits)];
+              byte[] packed = new byte[byteOffset + (int) PackedFeatures.rowBytes(count, bits)];
               packer.pack(codes, bits, packed, byteOffset);
               int[] back = new int[count];
               PackedFeatures.unpackCodes(packed, byteOffset, bits, count, back, 0);
@@ -59,7 +59,7 @@ class PackingProperties {
 
   @Test
   void unpackOfPackIsTheIdentity() {
-    roundTrip((codes, bits, out, off) -> BitPacking.packCodes(codes, 0, codes.length, bits, out, off));
+    roundTrip((codes, bits, out, off) -> PackedFeatures.packCodes(codes, 0, codes.length, bits, out, off));
   }
 
   @Test
@@ -68,7 +68,7 @@ class PackingProperties {
     Packer shifted =
         (codes, bits, out, off) -> {
           byte[] tmp = new byte[out.length + 1];
-          BitPacking.packCodes(codes, 0, codes.length, bits, tmp, off);
+          PackedFeatures.packCodes(codes, 0, codes.length, bits, tmp, off);
           for (int i = out.length - 1; i >= off; i--) {
             int lowBitFromBelow = i > off ? (tmp[i - 1] & 0xFF) >>> 7 : 0;
             out[i] = (byte) (((tmp[i] & 0xFF) << 1) | lowBitFromBelow);
@@ -131,7 +131,7 @@ class PackingProperties {
                 for (int i = 0; i < m; i++) {
                   codes[r][i] = random.nextInt(1 << bits);
                 }
-                BitPacking.packCodes(codes[r], 0, m, bits, z, r * rowBytes);
+                PackedFeatures.packCodes(codes[r], 0, m, bits, z, r * rowBytes);
               }
               float[] wT = new float[c * m];
               for (int k = 0; k < wT.length; k++) {
