@@ -13,7 +13,7 @@ class KernelsTest {
   void vectorPathIsActiveOnThisMachineUnlessForcedOtherwise() {
     String forced = System.getProperty(Kernels.PROPERTY);
     KernelImplementation expected =
-        forced != null
+        forced != null && !forced.isBlank()
             ? KernelImplementation.valueOf(forced.trim().toUpperCase(java.util.Locale.ROOT))
             : KernelImplementation.VECTOR;
     // The build passes --add-modules=jdk.incubator.vector to every test JVM, and every x86-64
