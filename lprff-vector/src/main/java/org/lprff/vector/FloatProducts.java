@@ -16,7 +16,8 @@ public final class FloatProducts {
   /** {@code y[r*c + j] = sum_i x[r][i] * wT[j*m + i]}. */
   public static void forward(
       MemorySegment x, long byteOffset, int n, int m, float[] wT, int c, float[] y) {
-    PackedProducts.checkShape(x, byteOffset, n, m, ProductsKernel.FLOAT_BITS, c);
+    PackedProducts.checkShape("x", x, byteOffset, n, m, ProductsKernel.FLOAT_BITS);
+    PackedProducts.checkClasses(c);
     PackedProducts.checkLength("wT", wT, (long) c * m, "c * m", c, m);
     PackedProducts.checkLength("y", y, (long) n * c, "n * c", n, c);
     PackedProducts.KERNEL.forward(
@@ -31,7 +32,8 @@ public final class FloatProducts {
   /** {@code gT[j*m + i] += sum_r x[r][i] * d[r*c + j]} (adds; does not overwrite). */
   public static void accumulateTransposed(
       MemorySegment x, long byteOffset, int n, int m, float[] d, int c, float[] gT) {
-    PackedProducts.checkShape(x, byteOffset, n, m, ProductsKernel.FLOAT_BITS, c);
+    PackedProducts.checkShape("x", x, byteOffset, n, m, ProductsKernel.FLOAT_BITS);
+    PackedProducts.checkClasses(c);
     PackedProducts.checkLength("d", d, (long) n * c, "n * c", n, c);
     PackedProducts.checkLength("gT", gT, (long) c * m, "c * m", c, m);
     PackedProducts.KERNEL.accumulateTransposed(

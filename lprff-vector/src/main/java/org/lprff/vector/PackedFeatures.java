@@ -18,7 +18,7 @@ public final class PackedFeatures {
 
   /** Bytes of one packed row of {@code m} features of {@code bits} bits: ceil(m * bits / 8). */
   public static long rowBytes(int m, int bits) {
-    checkBits(bits);
+    QuantizationScale.checkBits(bits);
     if (m < 0) {
       throw new IllegalArgumentException("m is " + m + ", expected >= 0");
     }
@@ -43,28 +43,24 @@ public final class PackedFeatures {
   }
 
   /**
-   * Writes the values {@code fma(code_i, step, lo)} of features 0..count-1 packed at {@code
-   * src[byteOffset..]} to {@code out[off..off+count)}.
+   * Writes the values {@code scale.value(code_i) = fma(code_i, step, lo)} of features
+   * 0..count-1 packed at {@code src[byteOffset..]} with {@code scale.bits()} bits to {@code
+   * out[off..off+count)}.
    */
   public static void unpack(
-      MemorySegment src,
-      long byteOffset,
-      int bits,
-      int count,
-      float lo,
-      float step,
-      float[] out,
-      int off) {
-    checkSource(src, byteOffset, bits, count);
-    checkScale(lo, step);
+      MemorySegment src, long byteOffset, QuantizationScale scale, int count, float[] out, int off) {
+    if (scale == null) {
+      throw new IllegalArgumentException("scale is null");
+    }
+    checkSource(src, byteOffset, scale.bits(), count);
     checkOut(out == null ? -1 : out.length, off, count);
-    KERNEL.unpack(src, byteOffset, bits, count, lo, step, out, off);
+    KERNEL.unpack(src, byteOffset, scale.bits(), count, scale.lo(), scale.step(), out, off);
   }
 
-  /** {@link #unpack(MemorySegment, long, int, int, float, float, float[], int)} on a heap array. */
+  /** {@link #unpack(MemorySegment, long, QuantizationScale, int, float[], int)} on a heap array. */
   public static void unpack(
-      byte[] src, int byteOffset, int bits, int count, float lo, float step, float[] out, int off) {
-    unpack(ofArray(src), byteOffset, bits, count, lo, step, out, off);
+      byte[] src, int byteOffset, QuantizationScale scale, int count, float[] out, int off) {
+    unpack(ofArray(src), byteOffset, scale, count, out, off);
   }
 
   static MemorySegment ofArray(byte[] src) {
@@ -80,7 +76,7 @@ public final class PackedFeatures {
    */
   public static void packCodes(
       int[] codes, int off, int count, int bits, MemorySegment out, long byteOffset) {
-    checkBits(bits);
+    QuantizationScale.checkBits(bits);
     if (codes == null) {
       throw new IllegalArgumentException("codes is null");
     }
@@ -133,22 +129,11 @@ public final class PackedFeatures {
     return start;
   }
 
-  static void checkBits(int bits) {
-    QuantizationScale.checkBits(bits);
-  }
-
-  static void checkScale(float lo, float step) {
-    if (!Float.isFinite(lo) || !Float.isFinite(step)) {
-      throw new IllegalArgumentException(
-          "lo is " + lo + " and step is " + step + ", expected both finite");
-    }
-  }
-
   private static void checkSource(MemorySegment src, long byteOffset, int bits, int count) {
     if (src == null) {
       throw new IllegalArgumentException("src is null");
     }
-    checkBits(bits);
+    QuantizationScale.checkBits(bits);
     if (count < 0) {
       throw new IllegalArgumentException("count is " + count + ", expected >= 0");
     }

@@ -3,10 +3,10 @@ package org.lprff.vector;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Products of a batch of n packed feature rows Z (n x m, {@code bits} bits per feature, values
- * {@code fma(code, step, lo)}; DESIGN.md section 3) with the weights or gradients of a linear
- * model with c outputs. Rows are contiguous, row r starting at {@code byteOffset + r *
- * ceil(m * bits / 8)}. Features are decoded in registers: no float copy of the batch is made.
+ * Products of a batch of n packed feature rows Z ({@link PackedRows}: n x m, b bits per feature,
+ * values {@code fma(code, step, lo)}; DESIGN.md section 3) with the weights or gradients of a
+ * linear model with c outputs. Features are decoded in registers: no float copy of the batch is
+ * made.
  *
  * <p>Matrices with m rows are passed class-major (transposed): {@code wT[j*m + i] = W[i][j]}.
  * Matrices with n rows are row-major: {@code y[r*c + j]}, {@code d[r*c + j]}.
@@ -20,102 +20,62 @@ public final class PackedProducts {
 
   private PackedProducts() {}
 
-  /** Forward pass {@code Y = Z W}: {@code y[r*c + j] = sum_i z[r][i] * wT[j*m + i]}. */
-  public static void forward(
-      MemorySegment z,
-      long byteOffset,
-      int n,
-      int m,
-      int bits,
-      float lo,
-      float step,
-      float[] wT,
-      int c,
-      float[] y) {
-    PackedFeatures.checkBits(bits);
-    PackedFeatures.checkScale(lo, step);
-    checkShape(z, byteOffset, n, m, bits, c);
+  /** Forward pass {@code Y = Z W}: {@code y[r*c + j] = sum_i z[r][i] * wT[j*m + i]}, overwriting y. */
+  public static void forward(PackedRows z, float[] wT, int c, float[] y) {
+    int n = z.rows();
+    int m = z.features();
+    checkClasses(c);
     checkLength("wT", wT, (long) c * m, "c * m", c, m);
     checkLength("y", y, (long) n * c, "n * c", n, c);
-    KERNEL.forward(z, byteOffset, n, m, bits, lo, step, wT, c, y);
-  }
-
-  /** {@link #forward(MemorySegment, long, int, int, int, float, float, float[], int, float[])}. */
-  public static void forward(
-      byte[] z,
-      int byteOffset,
-      int n,
-      int m,
-      int bits,
-      float lo,
-      float step,
-      float[] wT,
-      int c,
-      float[] y) {
-    forward(PackedFeatures.ofArray(z), byteOffset, n, m, bits, lo, step, wT, c, y);
+    QuantizationScale s = z.scale();
+    KERNEL.forward(z.segment(), z.byteOffset(), n, m, s.bits(), s.lo(), s.step(), wT, c, y);
   }
 
   /**
    * Gradient accumulation {@code G += Z^T D}: {@code gT[j*m + i] += sum_r z[r][i] * d[r*c + j]}.
    * Adds to {@code gT}; it does not overwrite it.
    */
-  public static void accumulateTransposed(
-      MemorySegment z,
-      long byteOffset,
-      int n,
-      int m,
-      int bits,
-      float lo,
-      float step,
-      float[] d,
-      int c,
-      float[] gT) {
-    PackedFeatures.checkBits(bits);
-    PackedFeatures.checkScale(lo, step);
-    checkShape(z, byteOffset, n, m, bits, c);
+  public static void accumulateTransposed(PackedRows z, float[] d, int c, float[] gT) {
+    int n = z.rows();
+    int m = z.features();
+    checkClasses(c);
     checkLength("d", d, (long) n * c, "n * c", n, c);
     checkLength("gT", gT, (long) c * m, "c * m", c, m);
-    KERNEL.accumulateTransposed(z, byteOffset, n, m, bits, lo, step, d, c, gT);
+    QuantizationScale s = z.scale();
+    KERNEL.accumulateTransposed(
+        z.segment(), z.byteOffset(), n, m, s.bits(), s.lo(), s.step(), d, c, gT);
   }
 
-  /** {@link #accumulateTransposed(MemorySegment, long, int, int, int, float, float, float[], int, float[])}. */
-  public static void accumulateTransposed(
-      byte[] z,
-      int byteOffset,
-      int n,
-      int m,
-      int bits,
-      float lo,
-      float step,
-      float[] d,
-      int c,
-      float[] gT) {
-    accumulateTransposed(PackedFeatures.ofArray(z), byteOffset, n, m, bits, lo, step, d, c, gT);
-  }
-
-  /** Checks z, offsets and sizes; {@code bits} is already valid (or 32 for float rows). */
-  static void checkShape(MemorySegment z, long byteOffset, int n, int m, int bits, int c) {
-    if (z == null) {
-      throw new IllegalArgumentException("z is null");
-    }
-    if (n < 0) {
-      throw new IllegalArgumentException("n is " + n + ", expected >= 0");
-    }
-    if (m < 0) {
-      throw new IllegalArgumentException("m is " + m + ", expected >= 0");
-    }
+  static void checkClasses(int c) {
     if (c < 1) {
       throw new IllegalArgumentException("c is " + c + ", expected >= 1");
+    }
+  }
+
+  /**
+   * Checks that n rows of m features fit in {@code z} from {@code byteOffset} on; {@code bits} is
+   * already valid (or 32 for float rows). Messages call the segment {@code name}.
+   */
+  static void checkShape(String name, MemorySegment z, long byteOffset, int n, int m, int bits) {
+    if (z == null) {
+      throw new IllegalArgumentException(name + " is null");
+    }
+    if (n < 0) {
+      throw new IllegalArgumentException("rows is " + n + ", expected >= 0");
+    }
+    if (m < 0) {
+      throw new IllegalArgumentException("features is " + m + ", expected >= 0");
     }
     long rowBytes = ProductsKernel.rowBytes(m, bits);
     long need = Math.multiplyHigh(n, rowBytes) == 0 ? n * rowBytes : Long.MAX_VALUE;
     if (byteOffset < 0 || need < 0 || byteOffset > z.byteSize() - need) {
       throw new IllegalArgumentException(
-          "z has "
+          name
+              + " has "
               + z.byteSize()
               + " bytes, byteOffset "
               + byteOffset
-              + " + n "
+              + " + "
               + n
               + " rows x "
               + rowBytes

@@ -168,7 +168,7 @@ class PackedFeaturesTest {
       float[] values = new float[count];
       float lo = PackedReadReference.lo(count);
       float step = PackedReadReference.step(count, bits);
-      PackedFeatures.unpack(data, 5, bits, count, lo, step, values, 0);
+      PackedFeatures.unpack(data, 5, QuantizationScale.of(bits, lo, step), count, values, 0);
       for (int i = 0; i < count; i++) {
         int code = PackedReadReference.bitByBitCode(data, 5, bits, i);
         assertEquals(code, codes[i]);
@@ -194,7 +194,8 @@ class PackedFeaturesTest {
     int[] codes = new int[100];
     float[] values = new float[100];
     assertMessage("bits is 3", () -> PackedFeatures.unpackCodes(data, 0, 3, 4, codes, 0));
-    assertMessage("bits is 32", () -> PackedFeatures.unpack(data, 0, 32, 1, 0f, 1f, values, 0));
+    assertMessage("bits is 32", () -> QuantizationScale.of(32, 0f, 1f));
+    assertMessage("scale is null", () -> PackedFeatures.unpack(data, 0, null, 1, values, 0));
     assertMessage("bits is 0", () -> PackedFeatures.rowBytes(5, 0));
     assertMessage("count is -1", () -> PackedFeatures.unpackCodes(data, 0, 4, -1, codes, 0));
     // 21 features of 4 bits need 11 bytes.
@@ -203,7 +204,7 @@ class PackedFeaturesTest {
         () -> PackedFeatures.unpackCodes(data, 0, 4, 21, codes, 0));
     assertMessage(
         "segment has 10 bytes, byteOffset 3 + 8 bytes",
-        () -> PackedFeatures.unpack(data, 3, 8, 8, 0f, 1f, values, 0));
+        () -> PackedFeatures.unpack(data, 3, QuantizationScale.of(8, 0f, 1f), 8, values, 0));
     assertMessage(
         "byteOffset -1", () -> PackedFeatures.unpackCodes(data, -1, 8, 1, codes, 0));
     assertMessage(
@@ -211,12 +212,12 @@ class PackedFeaturesTest {
         () -> PackedFeatures.unpackCodes(new byte[20], 0, 8, 20, new int[100], 90));
     assertMessage(
         "out has length 100, off -1",
-        () -> PackedFeatures.unpack(data, 0, 8, 2, 0f, 1f, values, -1));
+        () -> PackedFeatures.unpack(data, 0, QuantizationScale.of(8, 0f, 1f), 2, values, -1));
     assertMessage(
-        "step is NaN", () -> PackedFeatures.unpack(data, 0, 8, 2, 0f, Float.NaN, values, 0));
+        "step is NaN", () -> QuantizationScale.of(8, 0f, Float.NaN));
     assertMessage(
         "lo is Infinity",
-        () -> PackedFeatures.unpack(data, 0, 8, 2, Float.POSITIVE_INFINITY, 1f, values, 0));
+        () -> QuantizationScale.of(8, Float.POSITIVE_INFINITY, 1f));
     assertMessage("src is null", () -> PackedFeatures.unpackCodes((byte[]) null, 0, 8, 2, codes, 0));
   }
 

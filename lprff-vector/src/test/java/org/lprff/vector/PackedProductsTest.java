@@ -48,6 +48,11 @@ class PackedProductsTest {
   private record Batch(byte[] bytes, long offset, int n, int m, int bits, float lo, float step,
       double[][] z, int[][] codes) {}
 
+  private static PackedRows rows(Batch b) {
+    return PackedRows.of(
+        b.bytes(), (int) b.offset(), b.n(), b.m(), QuantizationScale.of(b.bits(), b.lo(), b.step()));
+  }
+
   private static Batch batch(SplittableRandom random, int n, int m, int bits) {
     long offset = 3;
     long rowBytes = ProductsKernel.rowBytes(m, bits);
@@ -263,7 +268,7 @@ class PackedProductsTest {
       float[] wT = randomFloats(random, c * m);
       float[] y = new float[n * c];
       float[] yRef = new float[n * c];
-      PackedProducts.forward(b.bytes(), (int) b.offset(), n, m, bits, b.lo(), b.step(), wT, c, y);
+      PackedProducts.forward(rows(b), wT, c, y);
       SCALAR.forward(MemorySegment.ofArray(b.bytes()), b.offset(), n, m, bits, b.lo(), b.step(), wT, c, yRef);
       // |lo| + step * code <= 3 |lo| = 3 sqrt(2/133) < 1 and |w|, |d| <= 1, so both bounds of the
       // class comment (scalar gamma_k, factored vector gamma_(k+3), gamma_(k+4)) are at most
@@ -272,7 +277,7 @@ class PackedProductsTest {
       float[] d = randomFloats(random, n * c);
       float[] g = new float[c * m];
       float[] gRef = new float[c * m];
-      PackedProducts.accumulateTransposed(b.bytes(), (int) b.offset(), n, m, bits, b.lo(), b.step(), d, c, g);
+      PackedProducts.accumulateTransposed(rows(b), d, c, g);
       SCALAR.accumulateTransposed(MemorySegment.ofArray(b.bytes()), b.offset(), n, m, bits, b.lo(), b.step(), d, c, gRef);
       assertArrayEquals(gRef, g, (float) (2 * PackedReadReference.gamma(n + 4) * n));
     }
@@ -313,35 +318,40 @@ class PackedProductsTest {
     byte[] z = new byte[100];
     float[] wT = new float[40];
     float[] y = new float[100];
-    assertMessage("bits is 3", () -> PackedProducts.forward(z, 0, 1, 4, 3, 0f, 1f, wT, 10, y));
-    assertMessage("bits is 32", () -> PackedProducts.forward(z, 0, 1, 4, 32, 0f, 1f, wT, 10, y));
+    QuantizationScale bytes = QuantizationScale.of(8, 0f, 1f);
+    QuantizationScale nibbles = QuantizationScale.of(4, 0f, 1f);
+    PackedRows one = PackedRows.of(z, 0, 1, 4, bytes);
+    PackedRows many = PackedRows.of(z, 0, 25, 8, nibbles);
+    assertMessage("bits is 3", () -> QuantizationScale.of(3, 0f, 1f));
+    assertMessage("bits is 32", () -> QuantizationScale.of(32, 0f, 1f));
+    assertMessage("step is NaN", () -> QuantizationScale.of(4, 0f, Float.NaN));
     assertMessage(
         "wT has length 39, expected at least c * m = 40 (c = 10, m = 4)",
-        () -> PackedProducts.forward(z, 0, 1, 4, 8, 0f, 1f, new float[39], 10, y));
-    assertMessage("c is 0", () -> PackedProducts.forward(z, 0, 1, 4, 8, 0f, 1f, wT, 0, y));
-    assertMessage("n is -1", () -> PackedProducts.forward(z, 0, -1, 4, 8, 0f, 1f, wT, 1, y));
-    assertMessage("m is -2", () -> PackedProducts.forward(z, 0, 1, -2, 8, 0f, 1f, wT, 1, y));
+        () -> PackedProducts.forward(one, new float[39], 10, y));
+    assertMessage("c is 0", () -> PackedProducts.forward(one, wT, 0, y));
+    assertMessage("c is -3", () -> PackedProducts.accumulateTransposed(one, wT, -3, y));
+    assertMessage("rows is -1", () -> PackedRows.of(z, 0, -1, 4, bytes));
+    assertMessage("features is -2", () -> PackedRows.of(z, 0, 1, -2, bytes));
+    assertMessage("scale is null", () -> PackedRows.of(z, 0, 1, 4, null));
+    assertMessage("src is null", () -> PackedRows.of(null, 0, 1, 4, bytes));
     assertMessage(
         "y has length 5, expected at least n * c = 6 (n = 3, c = 2)",
-        () -> PackedProducts.forward(z, 0, 3, 4, 8, 0f, 1f, wT, 2, new float[5]));
+        () -> PackedProducts.forward(PackedRows.of(z, 0, 3, 4, bytes), wT, 2, new float[5]));
     // 26 rows of 4 bytes = 104 bytes > 100.
     assertMessage(
-        "z has 100 bytes, byteOffset 0 + n 26 rows x 4 bytes",
-        () -> PackedProducts.forward(z, 0, 26, 4, 8, 0f, 1f, new float[4], 1, new float[26]));
+        "segment has 100 bytes, byteOffset 0 + 26 rows x 4 bytes (4 features of 8 bits)",
+        () -> PackedRows.of(z, 0, 26, 4, bytes));
     assertMessage(
-        "z has 100 bytes, byteOffset 1 + n 25 rows x 4 bytes",
-        () -> PackedProducts.accumulateTransposed(z, 1, 25, 8, 4, 0f, 1f, new float[25], 1, new float[8]));
+        "segment has 100 bytes, byteOffset 1 + 25 rows x 4 bytes",
+        () -> PackedRows.of(z, 1, 25, 8, nibbles));
     assertMessage(
         "d has length 24, expected at least n * c = 25",
-        () -> PackedProducts.accumulateTransposed(z, 0, 25, 8, 4, 0f, 1f, new float[24], 1, new float[8]));
+        () -> PackedProducts.accumulateTransposed(many, new float[24], 1, new float[8]));
     assertMessage(
         "gT has length 7, expected at least c * m = 8",
-        () -> PackedProducts.accumulateTransposed(z, 0, 25, 8, 4, 0f, 1f, new float[25], 1, new float[7]));
+        () -> PackedProducts.accumulateTransposed(many, new float[25], 1, new float[7]));
     assertMessage(
-        "step is NaN",
-        () -> PackedProducts.accumulateTransposed(z, 0, 1, 8, 4, 0f, Float.NaN, new float[1], 1, new float[8]));
-    assertMessage(
-        "z has 400 bytes, byteOffset 0 + n 11 rows x 40 bytes (10 features of 32 bits)",
+        "x has 400 bytes, byteOffset 0 + 11 rows x 40 bytes (10 features of 32 bits)",
         () -> FloatProducts.forward(new float[100], 0, 11, 10, new float[10], 1, new float[11]));
     assertMessage(
         "byteOffset -4",
@@ -349,6 +359,6 @@ class PackedProductsTest {
     assertMessage(
         "c is -3",
         () -> FloatProducts.accumulateTransposed(new float[100], 0, 1, 10, new float[1], -3, new float[10]));
-    assertMessage("z is null", () -> FloatProducts.forward((MemorySegment) null, 0, 1, 1, wT, 1, y));
+    assertMessage("x is null", () -> FloatProducts.forward((MemorySegment) null, 0, 1, 1, wT, 1, y));
   }
 }

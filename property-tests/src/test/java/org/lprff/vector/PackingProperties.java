@@ -138,7 +138,7 @@ class PackingProperties {
                 wT[k] = (float) random.nextGaussian();
               }
               float[] y = new float[n * c];
-              PackedProducts.forward(z, 0, n, m, bits, scale.lo(), scale.step(), wT, c, y);
+              PackedProducts.forward(PackedRows.of(z, 0, n, m, scale), wT, c, y);
               // Float summation of m terms in any order (and with the affine dequantization
               // factored out) is within gamma_{m+4} * (step sum code|w| + |lo| sum |w|) of the
               // exact product (Higham, Accuracy and Stability, 2nd ed., section 3.1).
