@@ -1,8 +1,10 @@
 package org.lprff.vector;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A shift-invariant kernel k(x, y) = k(x - y): its exact value, and the random draws of a random
@@ -32,7 +34,10 @@ public sealed interface KernelFunction
   /** True only if the spectral density is an isotropic Gaussian (needed by circulant, Fastfood, ...). */
   boolean supportsStructuredProjections();
 
-  /** k as a function of the difference vector, x[xOff .. xOff + d) - y[yOff .. yOff + d). */
+  /**
+   * k as a function of the difference vector, x[xOff .. xOff + d) - y[yOff .. yOff + d), computed
+   * in double. NaN inputs give NaN (values are not scanned).
+   */
   double value(float[] x, int xOff, float[] y, int yOff, int d);
 
   /** k(x, y) for vectors of equal length >= 1. */
@@ -56,8 +61,10 @@ public sealed interface KernelFunction
   void sampleFrequencies(long seed, int d, int m, float[] w);
 
   /**
-   * Writes m phases, uniform in [0, 2 pi), into a[0 .. m): {@code 2 pi u} with u = {@link
-   * RandomParameters#uniformOpen} at stream {@link RandomParameters#STREAM_PHASES}, index i.
+   * Writes m phases, uniform in [0, 2 pi), into a[0 .. m): {@code (float) (2 pi u)} with u =
+   * {@link RandomParameters#uniformOpen} at stream {@link RandomParameters#STREAM_PHASES}, index
+   * i, the same for every kernel. ({@code (float) 2 pi} exceeds 2 pi; a phase rounding up to it
+   * becomes the float just below.)
    */
   default void samplePhases(long seed, int m, float[] a) {
     checkCount("m", m);
@@ -65,7 +72,7 @@ public sealed interface KernelFunction
     double[] u = new double[m];
     RandomParameters.fillUniformOpen(seed, RandomParameters.STREAM_PHASES, 0, u, 0, m);
     for (int i = 0; i < m; i++) {
-      a[i] = phase(u[i]);
+      a[i] = RandomParameters.phaseFromUniform(u[i]);
     }
   }
 
@@ -255,12 +262,6 @@ public sealed interface KernelFunction
   // ---- shared helpers (interface members are public; these are not part of the documented API
   // beyond what their names say).
 
-  /** 2 pi u rounded to float, kept below 2 pi: (float) 2 pi is above 2 pi, so it maps down. */
-  private static float phase(double u) {
-    float a = (float) (2 * Math.PI * u);
-    return a >= (float) (2 * Math.PI) ? Math.nextDown((float) (2 * Math.PI)) : a;
-  }
-
   private static void checkScale(String name, double value) {
     if (!(value > 0) || Double.isInfinite(value)) {
       throw new IllegalArgumentException(name + " is " + value + ", expected finite and > 0");
@@ -315,7 +316,7 @@ public sealed interface KernelFunction
     for (int k = 0; k < keysAndValues.length; k += 2) {
       map.put(keysAndValues[k], keysAndValues[k + 1]);
     }
-    return java.util.Collections.unmodifiableMap(map);
+    return Collections.unmodifiableMap(map);
   }
 
   private static void checkKeys(Map<String, String> parameters, Set<String> expected) {
@@ -323,7 +324,7 @@ public sealed interface KernelFunction
       if (!expected.contains(key)) {
         throw new IllegalArgumentException(
             "unexpected key '" + key + "' for kernel " + parameters.get("kernel")
-                + ", expected the keys " + new java.util.TreeSet<>(expected));
+                + ", expected the keys " + new TreeSet<>(expected));
       }
     }
   }

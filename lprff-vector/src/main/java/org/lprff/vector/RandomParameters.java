@@ -1,5 +1,7 @@
 package org.lprff.vector;
 
+import java.util.Arrays;
+
 /**
  * Deterministic random parameters of a feature map (frequencies, phases, signs, permutations) as
  * pure functions of {@code (seed, stream, index)}, built on {@link CounterRng}.
@@ -171,7 +173,7 @@ public final class RandomParameters {
     double[] z = new double[sum.length];
     for (int done = 0; done < count; done += sum.length) {
       int n = Math.min(sum.length, count - done);
-      java.util.Arrays.fill(sum, 0, n, 0.0);
+      Arrays.fill(sum, 0, n, 0.0);
       for (int j = 0; j < dof; j++) {
         normals(seed, row, firstIndex + done, 4 * j, z, n);
         for (int i = 0; i < n; i++) {
@@ -237,6 +239,15 @@ public final class RandomParameters {
         return (int) (product >>> 32);
       }
     }
+  }
+
+  /**
+   * A phase in [0, 2 pi) from u in (0, 1): {@code (float) (2 pi u)}, except that a value rounding
+   * to {@code (float) 2 pi} (which is above 2 pi) becomes the float just below it.
+   */
+  static float phaseFromUniform(double u) {
+    float a = (float) (TWO_PI * u);
+    return a >= (float) TWO_PI ? Math.nextDown((float) TWO_PI) : a;
   }
 
   static double uniformFromBits(int high, int low) {
@@ -323,7 +334,7 @@ public final class RandomParameters {
     double[] z = new double[Math.min(count, CHUNK)];
     for (int done = 0; done < count; done += z.length) {
       int n = Math.min(z.length, count - done);
-      java.util.Arrays.fill(out, off + done, off + done + n, 0.0);
+      Arrays.fill(out, off + done, off + done + n, 0.0);
       for (int j = 0; j < dof; j++) {
         normals(seed, row, firstIndex + done, 4 * j, z, n);
         for (int i = 0; i < n; i++) {

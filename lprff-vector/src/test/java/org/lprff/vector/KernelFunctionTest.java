@@ -157,6 +157,11 @@ class KernelFunctionTest {
     }
     double bound = Distributions.dkwBound(n, ALPHA) + 1e-6;
     assertTrue(Distributions.ksDistance(values, x -> x / (2 * Math.PI)) <= bound);
+    // The top of the uniform grid rounds to (float) 2 pi > 2 pi; it must map below 2 pi.
+    assertEquals((float) (2 * Math.PI), (float) (2 * Math.PI * (1 - 0x1p-53)));
+    float top = RandomParameters.phaseFromUniform(1 - 0x1p-53);
+    assertTrue(top < 2 * Math.PI && top > 6.2831f, "top phase " + top);
+    assertEquals((float) (2 * Math.PI * 0x1p-53), RandomParameters.phaseFromUniform(0x1p-53));
     // The same phases for every kernel: they depend on the seed only.
     float[] b = new float[n];
     KERNELS.get(4).samplePhases(SEED, n, b);

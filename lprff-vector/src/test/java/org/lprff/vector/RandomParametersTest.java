@@ -298,6 +298,23 @@ class RandomParametersTest {
     double critical = ChiSquare.criticalValue1e6(n - 1);
     assertTrue(ChiSquare.uniformStatistic(first) < critical, Arrays.toString(first));
     assertTrue(ChiSquare.uniformStatistic(last) < critical, Arrays.toString(last));
+    // Power: the off-by-one shuffle (partner j in [0, i), Sattolo's algorithm) never leaves an
+    // element in place, so value n-1 never ends last; the same test must reject it.
+    long[] sattoloLast = new long[n];
+    for (int t = 0; t < 100_000; t++) {
+      int[] p = new int[n];
+      for (int i = 0; i < n; i++) {
+        p[i] = i;
+      }
+      for (int i = n - 1; i >= 1; i--) {
+        int j = (int) ((CounterRng.bits(SEED + t, -4, i, 0) & 0xFFFFFFFFL) % i);
+        int swap = p[i];
+        p[i] = p[j];
+        p[j] = swap;
+      }
+      sattoloLast[p[n - 1]]++;
+    }
+    assertTrue(ChiSquare.uniformStatistic(sattoloLast) > critical, Arrays.toString(sattoloLast));
   }
 
   // ---- errors
