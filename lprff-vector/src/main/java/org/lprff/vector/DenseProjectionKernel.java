@@ -1,0 +1,26 @@
+package org.lprff.vector;
+
+/**
+ * The projection step of a featurizer with a dense m x d matrix W: a block of features for a
+ * batch of rows. W is held transposed, {@code wT[j*m + i] = W[i][j]} (d x m), so consecutive
+ * features of one input coordinate are contiguous. Arguments are validated by {@link
+ * DenseProjection}; implementations only assert.
+ */
+interface DenseProjectionKernel {
+
+  /**
+   * {@code out[outOffset + r*count + k] = sum_j W[firstFeature + k][j] * rows[rowOffset + r*d + j]}
+   * for r in [0, n), k in [0, count); overwrites exactly those elements of out.
+   */
+  void project(
+      float[] wT,
+      int m,
+      int d,
+      float[] rows,
+      int rowOffset,
+      int n,
+      int firstFeature,
+      int count,
+      float[] out,
+      int outOffset);
+}
