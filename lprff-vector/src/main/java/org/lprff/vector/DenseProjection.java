@@ -6,8 +6,9 @@ package org.lprff.vector;
  * features for a batch of rows at a time ({@link #project}) and turns it into features at once,
  * so the whole n x m float matrix is never held.
  *
- * <p>Immutable and thread-safe: W is copied at construction (and stored transposed, d x m, so
- * that the kernel loads consecutive features of one coordinate as one vector); any number of
+ * <p>Immutable and thread-safe: W is copied at construction (and stored transposed, d rows of
+ * m features padded to a stride that avoids cache-set conflicts, so that the kernel loads
+ * consecutive features of one coordinate as one vector); any number of
  * threads may call {@link #project} concurrently with their own output arrays.
  *
  * <p>W must be finite (checked here). The rows are NOT checked for NaN or infinities: that would
@@ -21,9 +22,14 @@ public final class DenseProjection {
           ? new VectorDenseProjection()
           : new ScalarDenseProjection();
 
+  /** Floats per cache line; the stride of the transposed weights is a multiple of it. */
+  private static final int LINE_FLOATS = 16;
+
   private final int features;
   private final int inputDim;
-  /** {@code wT[j*m + i] = W[i][j]}. */
+  /** Row stride of {@link #wT}: see {@link #stride(int)}. */
+  private final int stride;
+  /** {@code wT[j*stride + i] = W[i][j]}; the padding {@code [m, stride)} of each row is 0. */
   private final float[] wT;
 
   /**
@@ -52,7 +58,14 @@ public final class DenseProjection {
           "weights has length " + weights.length + ", expected features * inputDim = "
               + features + " * " + inputDim + " = " + size);
     }
-    float[] transposed = new float[(int) size];
+    int stride = stride(features);
+    long paddedSize = (long) stride * inputDim;
+    if (paddedSize > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "stride * inputDim = " + stride + " * " + inputDim + " = " + paddedSize
+              + " exceeds the largest array (features " + features + " padded to " + stride + ")");
+    }
+    float[] transposed = new float[(int) paddedSize];
     for (int i = 0; i < features; i++) {
       for (int j = 0; j < inputDim; j++) {
         float v = weights[i * inputDim + j];
@@ -61,12 +74,23 @@ public final class DenseProjection {
               "weights[" + (i * inputDim + j) + "] (W[" + i + "][" + j + "]) is " + v
                   + ", expected a finite value");
         }
-        transposed[j * features + i] = v;
+        transposed[j * stride + i] = v;
       }
     }
     this.features = features;
     this.inputDim = inputDim;
+    this.stride = stride;
     this.wT = transposed;
+  }
+
+  /**
+   * Row stride of the transposed weights: m rounded up to an ODD number of 64-byte lines. With a
+   * power-of-two stride (m = 1024: 4 KiB) the rows of W^T the kernel walks down all map to the same
+   * L1 set and evict each other; an odd number of lines cycles through every set.
+   */
+  static int stride(int features) {
+    int lines = (features + LINE_FLOATS - 1) / LINE_FLOATS;
+    return LINE_FLOATS * (lines | 1);
   }
 
   /** m, the number of features (rows of W). */
@@ -81,10 +105,10 @@ public final class DenseProjection {
 
   /** A copy of W, row-major m x d ({@code [i*d + j] = W[i][j]}), as given to the constructor. */
   public float[] weights() {
-    float[] w = new float[wT.length];
+    float[] w = new float[features * inputDim];
     for (int j = 0; j < inputDim; j++) {
       for (int i = 0; i < features; i++) {
-        w[i * inputDim + j] = wT[j * features + i];
+        w[i * inputDim + j] = wT[j * stride + i];
       }
     }
     return w;
@@ -119,7 +143,7 @@ public final class DenseProjection {
     if (n == 0 || count == 0) {
       return;
     }
-    KERNEL.project(wT, features, inputDim, rows, rowOffset, n, firstFeature, count, out,
+    KERNEL.project(wT, stride, inputDim, rows, rowOffset, n, firstFeature, count, out,
         outOffset);
   }
 
@@ -138,5 +162,10 @@ public final class DenseProjection {
   /** The transposed weights, for the kernels and tests of this package; not copied. */
   float[] transposedWeights() {
     return wT;
+  }
+
+  /** Row stride of {@link #transposedWeights()}. */
+  int stride() {
+    return stride;
   }
 }

@@ -2,8 +2,9 @@ package org.lprff.vector;
 
 /**
  * The projection step of a featurizer with a dense m x d matrix W: a block of features for a
- * batch of rows. W is held transposed, {@code wT[j*m + i] = W[i][j]} (d x m), so consecutive
- * features of one input coordinate are contiguous. Arguments are validated by {@link
+ * batch of rows. W is held transposed with a padded row stride, {@code wT[j*stride + i] = W[i][j]}
+ * (d rows of {@code stride >= m} floats), so consecutive features of one input coordinate are
+ * contiguous. Arguments are validated by {@link
  * DenseProjection}; implementations only assert.
  */
 interface DenseProjectionKernel {
@@ -14,7 +15,7 @@ interface DenseProjectionKernel {
    */
   void project(
       float[] wT,
-      int m,
+      int stride,
       int d,
       float[] rows,
       int rowOffset,

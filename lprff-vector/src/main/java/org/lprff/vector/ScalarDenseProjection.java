@@ -9,7 +9,7 @@ final class ScalarDenseProjection implements DenseProjectionKernel {
   @Override
   public void project(
       float[] wT,
-      int m,
+      int stride,
       int d,
       float[] rows,
       int rowOffset,
@@ -25,7 +25,7 @@ final class ScalarDenseProjection implements DenseProjectionKernel {
         int i = firstFeature + k;
         float s = 0f;
         for (int j = 0; j < d; j++) {
-          s += wT[j * m + i] * rows[x + j];
+          s += wT[j * stride + i] * rows[x + j];
         }
         out[o + k] = s;
       }

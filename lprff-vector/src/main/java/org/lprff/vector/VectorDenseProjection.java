@@ -4,7 +4,7 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Vector API projection, vectorized over features: W is held transposed (d x m), so the features
+ * Vector API projection, vectorized over features: W is held transposed (d rows of stride >= m floats), so the features
  * [i, i + LANES) of input coordinate j are one contiguous load, and each x[r][j] is broadcast.
  *
  * <p>Register blocking: the micro-kernel keeps 4 rows x 2 feature vectors = 8 accumulators (FMA
@@ -32,7 +32,7 @@ final class VectorDenseProjection implements DenseProjectionKernel {
   @Override
   public void project(
       float[] wT,
-      int m,
+      int stride,
       int d,
       float[] rows,
       int rowOffset,
@@ -49,26 +49,26 @@ final class VectorDenseProjection implements DenseProjectionKernel {
         int w = firstFeature + k;
         int r = 0;
         for (; r + 4 <= n; r += 4) {
-          rows4x2(wT, m, rows, rowOffset + r * d, d, j0, j1, w, out, outOffset + r * count + k,
+          rows4x2(wT, stride, rows, rowOffset + r * d, d, j0, j1, w, out, outOffset + r * count + k,
               count, add);
         }
         for (; r < n; r++) {
-          row1x2(wT, m, rows, rowOffset + r * d, j0, j1, w, out, outOffset + r * count + k, add);
+          row1x2(wT, stride, rows, rowOffset + r * d, j0, j1, w, out, outOffset + r * count + k, add);
         }
       }
       for (; k + L <= count; k += L) {
         int w = firstFeature + k;
         int r = 0;
         for (; r + 4 <= n; r += 4) {
-          rows4x1(wT, m, rows, rowOffset + r * d, d, j0, j1, w, out, outOffset + r * count + k,
+          rows4x1(wT, stride, rows, rowOffset + r * d, d, j0, j1, w, out, outOffset + r * count + k,
               count, add);
         }
         for (; r < n; r++) {
-          row1x1(wT, m, rows, rowOffset + r * d, j0, j1, w, out, outOffset + r * count + k, add);
+          row1x1(wT, stride, rows, rowOffset + r * d, j0, j1, w, out, outOffset + r * count + k, add);
         }
       }
       if (k < count) {
-        scalarTail(wT, m, d, rows, rowOffset, n, firstFeature, k, count, out, outOffset, j0, j1,
+        scalarTail(wT, stride, d, rows, rowOffset, n, firstFeature, k, count, out, outOffset, j0, j1,
             add);
       }
     }
@@ -85,7 +85,7 @@ final class VectorDenseProjection implements DenseProjectionKernel {
   /** Rows x0, x0 + d, x0 + 2d, x0 + 3d; features [w, w + 2 LANES); outputs o, o + count, ... */
   private static void rows4x2(
       float[] wT,
-      int m,
+      int stride,
       float[] rows,
       int x0,
       int d,
@@ -103,7 +103,7 @@ final class VectorDenseProjection implements DenseProjectionKernel {
     FloatVector a20 = start(out, o2, add), a21 = start(out, o2 + L, add);
     FloatVector a30 = start(out, o3, add), a31 = start(out, o3 + L, add);
     for (int j = j0; j < j1; j++) {
-      int at = j * m + w;
+      int at = j * stride + w;
       FloatVector w0 = FloatVector.fromArray(F, wT, at);
       FloatVector w1 = FloatVector.fromArray(F, wT, at + L);
       FloatVector b0 = x(rows, x0 + j);
@@ -131,11 +131,11 @@ final class VectorDenseProjection implements DenseProjectionKernel {
 
   /** One row, features [w, w + 2 LANES): 2 chains only, used for the last n mod 4 rows. */
   private static void row1x2(
-      float[] wT, int m, float[] rows, int x0, int j0, int j1, int w, float[] out, int o0,
+      float[] wT, int stride, float[] rows, int x0, int j0, int j1, int w, float[] out, int o0,
       boolean add) {
     FloatVector a0 = start(out, o0, add), a1 = start(out, o0 + L, add);
     for (int j = j0; j < j1; j++) {
-      int at = j * m + w;
+      int at = j * stride + w;
       FloatVector b = x(rows, x0 + j);
       a0 = FloatVector.fromArray(F, wT, at).fma(b, a0);
       a1 = FloatVector.fromArray(F, wT, at + L).fma(b, a1);
@@ -147,7 +147,7 @@ final class VectorDenseProjection implements DenseProjectionKernel {
   /** 4 rows, features [w, w + LANES): the last full vector of a block of features. */
   private static void rows4x1(
       float[] wT,
-      int m,
+      int stride,
       float[] rows,
       int x0,
       int d,
@@ -163,7 +163,7 @@ final class VectorDenseProjection implements DenseProjectionKernel {
     FloatVector a0 = start(out, o0, add), a1 = start(out, o1, add);
     FloatVector a2 = start(out, o2, add), a3 = start(out, o3, add);
     for (int j = j0; j < j1; j++) {
-      FloatVector w0 = FloatVector.fromArray(F, wT, j * m + w);
+      FloatVector w0 = FloatVector.fromArray(F, wT, j * stride + w);
       a0 = w0.fma(x(rows, x0 + j), a0);
       a1 = w0.fma(x(rows, x1 + j), a1);
       a2 = w0.fma(x(rows, x2 + j), a2);
@@ -176,11 +176,11 @@ final class VectorDenseProjection implements DenseProjectionKernel {
   }
 
   private static void row1x1(
-      float[] wT, int m, float[] rows, int x0, int j0, int j1, int w, float[] out, int o0,
+      float[] wT, int stride, float[] rows, int x0, int j0, int j1, int w, float[] out, int o0,
       boolean add) {
     FloatVector a = start(out, o0, add);
     for (int j = j0; j < j1; j++) {
-      a = FloatVector.fromArray(F, wT, j * m + w).fma(x(rows, x0 + j), a);
+      a = FloatVector.fromArray(F, wT, j * stride + w).fma(x(rows, x0 + j), a);
     }
     a.intoArray(out, o0);
   }
@@ -188,7 +188,7 @@ final class VectorDenseProjection implements DenseProjectionKernel {
   /** Features [k0, count) of the block (fewer than LANES), every row, coordinates [j0, j1). */
   private static void scalarTail(
       float[] wT,
-      int m,
+      int stride,
       int d,
       float[] rows,
       int rowOffset,
@@ -208,7 +208,7 @@ final class VectorDenseProjection implements DenseProjectionKernel {
         int i = firstFeature + k;
         float s = add ? out[o] : 0f;
         for (int j = j0; j < j1; j++) {
-          s = Math.fma(wT[j * m + i], rows[x + j], s);
+          s = Math.fma(wT[j * stride + i], rows[x + j], s);
         }
         out[o] = s;
       }

@@ -70,11 +70,11 @@ class DenseProjectionTest {
 
   /** Runs the kernel into an out array filled with a sentinel; checks the sentinel survives. */
   private static float[] run(
-      DenseProjectionKernel kernel, float[] wT, int m, int d, float[] rows, int n, int first,
+      DenseProjectionKernel kernel, float[] wT, int stride, int d, float[] rows, int n, int first,
       int count) {
     float[] out = new float[OUT_OFFSET + n * count + 7];
     Arrays.fill(out, SENTINEL);
-    kernel.project(wT, m, d, rows, ROW_OFFSET, n, first, count, out, OUT_OFFSET);
+    kernel.project(wT, stride, d, rows, ROW_OFFSET, n, first, count, out, OUT_OFFSET);
     for (int k = 0; k < out.length; k++) {
       if (k < OUT_OFFSET || k >= OUT_OFFSET + n * count) {
         assertEquals(SENTINEL, out[k], "out[" + k + "] outside the block was written");
@@ -89,15 +89,17 @@ class DenseProjectionTest {
     for (int m : FEATURES) {
       for (int d : DIMS) {
         float[] w = random(random, m * d);
-        float[] wT = new DenseProjection(w, m, d).transposedWeights();
+        DenseProjection projection = new DenseProjection(w, m, d);
+        float[] wT = projection.transposedWeights();
+        int stride = projection.stride();
         for (int n : ROWS) {
           // rows live at ROW_OFFSET with garbage on both sides.
           float[] rows = random(random, ROW_OFFSET + n * d + 4);
           for (int[] block : blocks(m)) {
             int first = block[0], count = block[1];
             String where = "m=" + m + " d=" + d + " n=" + n + " first=" + first + " count=" + count;
-            float[] scalar = run(SCALAR, wT, m, d, rows, n, first, count);
-            float[] vector = run(VECTOR, wT, m, d, rows, n, first, count);
+            float[] scalar = run(SCALAR, wT, stride, d, rows, n, first, count);
+            float[] vector = run(VECTOR, wT, stride, d, rows, n, first, count);
             double tolerance = gamma(d, 0x1p-24) + gamma(d, 0x1p-53);
             for (int r = 0; r < n; r++) {
               for (int k = 0; k < count; k++) {
@@ -132,14 +134,27 @@ class DenseProjectionTest {
     int m = 37;
     float[] w = random(random, m);
     float[] rows = random(random, ROW_OFFSET + 5 + 4);
-    float[] wT = new DenseProjection(w, m, 1).transposedWeights();
+    DenseProjection p = new DenseProjection(w, m, 1);
     for (DenseProjectionKernel kernel : List.of(SCALAR, VECTOR)) {
-      float[] out = run(kernel, wT, m, 1, rows, 5, 2, 33);
+      float[] out = run(kernel, p.transposedWeights(), p.stride(), 1, rows, 5, 2, 33);
       for (int r = 0; r < 5; r++) {
         for (int k = 0; k < 33; k++) {
           assertEquals(w[2 + k] * rows[ROW_OFFSET + r], out[OUT_OFFSET + r * 33 + k]);
         }
       }
+    }
+  }
+
+  @Test
+  void strideIsAnOddNumberOfLines() {
+    assertEquals(16, DenseProjection.stride(1));
+    assertEquals(16, DenseProjection.stride(16));
+    assertEquals(48, DenseProjection.stride(17));
+    assertEquals(1040, DenseProjection.stride(1024));
+    assertEquals(1040, DenseProjection.stride(1025));
+    for (int m = 1; m < 5000; m++) {
+      int s = DenseProjection.stride(m);
+      assertTrue(s >= m && s % 16 == 0 && (s / 16) % 2 == 1, "stride " + s + " for m = " + m);
     }
   }
 
@@ -158,7 +173,7 @@ class DenseProjectionTest {
     float[] viaFacade = new float[n * 40];
     p.project(rows, 0, n, 50, 40, viaFacade, 0);
     float[] direct = new float[n * 40];
-    DenseProjection.KERNEL.project(p.transposedWeights(), m, d, rows, 0, n, 50, 40, direct, 0);
+    DenseProjection.KERNEL.project(p.transposedWeights(), p.stride(), d, rows, 0, n, 50, 40, direct, 0);
     assertArrayEquals(direct, viaFacade);
   }
 
