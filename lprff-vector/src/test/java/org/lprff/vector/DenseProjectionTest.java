@@ -173,7 +173,8 @@ class DenseProjectionTest {
     float[] viaFacade = new float[n * 40];
     p.project(rows, 0, n, 50, 40, viaFacade, 0);
     float[] direct = new float[n * 40];
-    DenseProjection.KERNEL.project(p.transposedWeights(), p.stride(), d, rows, 0, n, 50, 40, direct, 0);
+    DenseProjection.KERNEL.project(
+        p.transposedWeights(), p.stride(), d, rows, 0, n, 50, 40, direct, 0);
     assertArrayEquals(direct, viaFacade);
   }
 
