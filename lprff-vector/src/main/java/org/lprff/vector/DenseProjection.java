@@ -15,7 +15,7 @@ package org.lprff.vector;
  * cost a pass over every batch, and a non-finite input gives a non-finite projection that the
  * cosine step of the featurizer rejects downstream.
  */
-public final class DenseProjection {
+public final class DenseProjection implements Projection {
 
   static final DenseProjectionKernel KERNEL =
       Kernels.active() == KernelImplementation.VECTOR
@@ -94,11 +94,46 @@ public final class DenseProjection {
   }
 
   /** m, the number of features (rows of W). */
+  /**
+   * W with rows drawn from the spectral density of {@code kernel} (any kernel), from the seed
+   * alone: {@link KernelFunction#sampleFrequencies}.
+   */
+  public static DenseProjection sample(KernelFunction kernel, long seed, int inputDim, int features) {
+    if (kernel == null) {
+      throw new IllegalArgumentException("kernel is null");
+    }
+    if (features < 1 || inputDim < 1) {
+      throw new IllegalArgumentException(
+          "features is " + features + " and inputDim is " + inputDim + ", expected both >= 1");
+    }
+    long size = (long) features * inputDim;
+    if (size > Integer.MAX_VALUE - 16) {
+      throw new IllegalArgumentException(
+          "features * inputDim = " + size + " exceeds the largest array");
+    }
+    float[] w = new float[(int) size];
+    kernel.sampleFrequencies(seed, inputDim, features, w);
+    return new DenseProjection(w, features, inputDim);
+  }
+
+  /** Any block works; 256 features keep a block's weight panel and outputs in L1 and L2. */
+  @Override
+  public int preferredBlock() {
+    return 256;
+  }
+
+  @Override
+  public String name() {
+    return "dense";
+  }
+
+  @Override
   public int features() {
     return features;
   }
 
   /** d, the input dimension (columns of W). */
+  @Override
   public int inputDim() {
     return inputDim;
   }
@@ -122,6 +157,7 @@ public final class DenseProjection {
    * each output is within gamma_d * sum_j |W[i][j] x[j]| of the exact value (gamma_d = d u / (1 -
    * d u), u = 2^-24), whichever implementation runs.
    */
+  @Override
   public void project(
       float[] rows, int rowOffset, int n, int firstFeature, int count, float[] out, int outOffset) {
     if (n < 0) {
