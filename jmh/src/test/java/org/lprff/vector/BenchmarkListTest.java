@@ -31,7 +31,8 @@ class BenchmarkListTest {
             "CosineBenchmark",
             "QuantizeBenchmark",
             "PackedProductsBenchmark",
-            "PackedUnpackBenchmark")) {
+            "PackedUnpackBenchmark",
+            "DenseProjectionBenchmark")) {
       assertTrue(
           Pattern.compile("\\borg\\.lprff\\.vector\\." + benchmark + "\\b").matcher(list).find(),
           benchmark + " is not in the generated benchmark list");
