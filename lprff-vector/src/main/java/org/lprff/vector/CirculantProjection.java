@@ -52,12 +52,23 @@ public final class CirculantProjection extends StructuredProjection {
     return "circulant";
   }
 
+  /** The plan's scratch; rows go through line, as CirculantPlan takes whole arrays of length p. */
   @Override
-  void applyBlock(int k, float[] padded, float[] work, float[] scratch) {
+  int scratchLength(int rowCount) {
+    return p;
+  }
+
+  @Override
+  void applyBlock(
+      int k, float[] padded, float[] work, float[] scratch, float[] line, int rowCount) {
     float[] s = signs[k];
-    for (int i = 0; i < p; i++) {
-      work[i] = padded[i] * s[i];
+    CirculantPlan plan = plans[k];
+    for (int r = 0; r < rowCount * p; r += p) {
+      for (int i = 0; i < p; i++) {
+        line[i] = padded[r + i] * s[i];
+      }
+      plan.multiply(line, line, scratch);
+      System.arraycopy(line, 0, work, r, p);
     }
-    plans[k].multiply(work, work, scratch);
   }
 }

@@ -29,7 +29,8 @@ package org.lprff.vector;
  *
  * Streams are laid out block by block, so the first features do not change when m grows. G, the
  * norm ||G||_F and the combined row scale c_i / (||G||_F sigma sqrt(p)) are computed in double and
- * rounded to float once. Drawing the c_i costs p^2 normals per block (m p in all).
+ * rounded to float once. Drawing the c_i costs p normals per feature (m p in all; e.g. 8.4 million
+ * for d = 784, m = 8192); rows of the last block past m are not drawn.
  *
  * <p>Immutable and thread-safe; scratch is allocated per {@link #project} call.
  */
@@ -79,7 +80,9 @@ public final class FastfoodProjection extends StructuredProjection {
       gaussians[k] = gFloat;
       double common = 1 / (Math.sqrt(frobenius) * sigma * Math.sqrt(p));
       float[] scale = new float[p];
-      for (int i = 0; i < p; i++) {
+      // Rows of the cut last block past m are never read: their scale stays 0, no chi drawn.
+      int used = Math.min(p, m - k * p);
+      for (int i = 0; i < used; i++) {
         RandomParameters.fillNormalDouble(seed, blockStream + 1 + i, 0, z, 0, p);
         double chiSquared = 0;
         for (int j = 0; j < p; j++) {
@@ -97,21 +100,34 @@ public final class FastfoodProjection extends StructuredProjection {
   }
 
   @Override
-  void applyBlock(int k, float[] padded, float[] work, float[] scratch) {
+  int scratchLength(int rowCount) {
+    return rowCount * p;
+  }
+
+  @Override
+  void applyBlock(
+      int k, float[] padded, float[] work, float[] scratch, float[] line, int rowCount) {
+    int length = rowCount * p;
     float[] b = signs[k];
-    for (int i = 0; i < p; i++) {
-      work[i] = padded[i] * b[i];
+    for (int r = 0; r < length; r += p) {
+      for (int i = 0; i < p; i++) {
+        work[r + i] = padded[r + i] * b[i];
+      }
     }
-    Fwht.transform(work, 0, p);
+    Fwht.transformRows(work, 0, p, rowCount);
     int[] pi = permutations[k];
     float[] g = gaussians[k];
-    for (int i = 0; i < p; i++) {
-      scratch[i] = g[i] * work[pi[i]];
+    for (int r = 0; r < length; r += p) {
+      for (int i = 0; i < p; i++) {
+        scratch[r + i] = g[i] * work[r + pi[i]];
+      }
     }
-    Fwht.transform(scratch, 0, p);
+    Fwht.transformRows(scratch, 0, p, rowCount);
     float[] s = rowScales[k];
-    for (int i = 0; i < p; i++) {
-      work[i] = s[i] * scratch[i];
+    for (int r = 0; r < length; r += p) {
+      for (int i = 0; i < p; i++) {
+        work[r + i] = s[i] * scratch[r + i];
+      }
     }
   }
 }

@@ -62,21 +62,34 @@ public final class OrthogonalProjection extends StructuredProjection {
   }
 
   @Override
-  void applyBlock(int k, float[] padded, float[] work, float[] scratch) {
+  int scratchLength(int rowCount) {
+    return 0;
+  }
+
+  @Override
+  void applyBlock(
+      int k, float[] padded, float[] work, float[] scratch, float[] line, int rowCount) {
+    int length = rowCount * p;
     float[] a = d1[k];
-    for (int i = 0; i < p; i++) {
-      work[i] = padded[i] * a[i];
+    for (int r = 0; r < length; r += p) {
+      for (int i = 0; i < p; i++) {
+        work[r + i] = padded[r + i] * a[i];
+      }
     }
-    Fwht.transformNormalized(work, 0, p);
+    Fwht.transformRowsNormalized(work, 0, p, rowCount);
     float[] b = d2[k];
-    for (int i = 0; i < p; i++) {
-      work[i] *= b[i];
+    for (int r = 0; r < length; r += p) {
+      for (int i = 0; i < p; i++) {
+        work[r + i] *= b[i];
+      }
     }
-    Fwht.transformNormalized(work, 0, p);
+    Fwht.transformRowsNormalized(work, 0, p, rowCount);
     float[] c = d3Scaled[k];
-    for (int i = 0; i < p; i++) {
-      work[i] *= c[i];
+    for (int r = 0; r < length; r += p) {
+      for (int i = 0; i < p; i++) {
+        work[r + i] *= c[i];
+      }
     }
-    Fwht.transformNormalized(work, 0, p);
+    Fwht.transformRowsNormalized(work, 0, p, rowCount);
   }
 }

@@ -6,15 +6,21 @@ package org.lprff.vector;
  * f belongs to block f / p, each block an independent p x p matrix acting on the padded row, the
  * last block cut at m.
  *
- * <p>Scratch is per call: {@link #project} allocates three p-float buffers (padded row, work,
- * transform scratch) and reuses them for all n rows and blocks of the call, so instances hold no
- * mutable state and are safe for concurrent use.
+ * <p>{@link #project} goes through the rows in chunks of up to {@link #CHUNK_FLOATS} / p rows:
+ * each row is padded once, then every requested block is applied to the whole chunk (one facade
+ * call for all its rows, the block's parameters loaded once) and the requested slice copied out;
+ * blocks outside the requested features are skipped. Scratch is per call (the padded chunk, a work
+ * chunk and the projection's scratch, allocated once per call), so instances hold no mutable
+ * state and are safe for concurrent use.
  */
 abstract sealed class StructuredProjection implements Projection
     permits CirculantProjection, FastfoodProjection, OrthogonalProjection {
 
   /** Largest padded width: the FWHT and circulant plans accept at least 2^26. */
   static final int MAX_PADDED = 1 << 26;
+
+  /** Rows per chunk times p: two or three buffers of 32 KiB stay in L2. */
+  static final int CHUNK_FLOATS = 1 << 13;
 
   final double sigma;
   final int d;
@@ -79,30 +85,43 @@ abstract sealed class StructuredProjection implements Projection
     if (n == 0 || count == 0) {
       return;
     }
-    float[] padded = new float[p];
-    float[] work = new float[p];
-    float[] scratch = new float[p];
+    int chunk = Math.max(1, Math.min(n, CHUNK_FLOATS / p));
+    float[] padded = new float[chunk * p];
+    float[] work = new float[chunk * p];
+    float[] scratch = new float[scratchLength(chunk)];
+    float[] line = new float[p];
     int end = firstFeature + count;
     int firstBlock = firstFeature / p;
     int lastBlock = (end - 1) / p;
-    for (int r = 0; r < n; r++) {
-      // Padding entries d..p-1 stay zero from the allocation.
-      System.arraycopy(rows, rowOffset + r * d, padded, 0, d);
-      int rowOut = outOffset + r * count;
+    for (int r0 = 0; r0 < n; r0 += chunk) {
+      int rowCount = Math.min(chunk, n - r0);
+      // Each row padded once; entries d..p-1 of every padded row are never written: zero.
+      for (int r = 0; r < rowCount; r++) {
+        System.arraycopy(rows, rowOffset + (r0 + r) * d, padded, r * p, d);
+      }
       for (int k = firstBlock; k <= lastBlock; k++) {
-        applyBlock(k, padded, work, scratch);
+        applyBlock(k, padded, work, scratch, line, rowCount);
         int from = Math.max(firstFeature, k * p);
         int to = Math.min(end, k * p + p);
-        System.arraycopy(work, from - k * p, out, rowOut + from - firstFeature, to - from);
+        for (int r = 0; r < rowCount; r++) {
+          System.arraycopy(
+              work, r * p + from - k * p, out, outOffset + (r0 + r) * count + from - firstFeature,
+              to - from);
+        }
       }
     }
   }
 
   /**
-   * work = W_k padded (all p entries of block k), padded unchanged; scratch is p floats the block
-   * may use freely.
+   * For each of rowCount rows r: work[r p, r p + p) = W_k padded[r p, r p + p) (all p entries of
+   * block k), padded unchanged; scratch ({@link #scratchLength} floats) and line (p floats) are
+   * free to use.
    */
-  abstract void applyBlock(int k, float[] padded, float[] work, float[] scratch);
+  abstract void applyBlock(
+      int k, float[] padded, float[] work, float[] scratch, float[] line, int rowCount);
+
+  /** Scratch floats {@link #applyBlock} needs for a chunk of rowCount rows. */
+  abstract int scratchLength(int rowCount);
 
   private void checkProject(
       float[] rows, int rowOffset, int n, int firstFeature, int count, float[] out, int outOffset) {

@@ -310,6 +310,34 @@ class StructuredProjectionTest {
     }
   }
 
+  /**
+   * Rows go in chunks of 8192 / p rows: p = 1024 (d = 600) gives chunks of 8 and p = 8192
+   * (d = 5000) chunks of 1, so 19 rows cross chunk boundaries; each row must come out bit for bit
+   * as when projected alone.
+   */
+  @Test
+  void rowChunksEqualRowByRow() {
+    SplittableRandom random = new SplittableRandom(15);
+    int n = 19;
+    for (String name : NAMES) {
+      for (int d : new int[] {600, 5000}) {
+        int m = d == 600 ? d + 7 : 40; // few features at p = 8192: Fastfood draws p normals each
+        Projection projection = create(name, 8, 3.0, d, m);
+        float[] x = randomRows(random, n * d);
+        int first = 3;
+        int count = m - 5;
+        float[] batch = new float[n * count];
+        projection.project(x, 0, n, first, count, batch, 0);
+        float[] single = new float[count];
+        for (int r = 0; r < n; r++) {
+          projection.project(x, r * d, 1, first, count, single, 0);
+          assertArrayEquals(single, Arrays.copyOfRange(batch, r * count, (r + 1) * count),
+              name + " d=" + d + " row " + r);
+        }
+      }
+    }
+  }
+
   // ---- (d) distributional claims
 
   /**
