@@ -6,8 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -335,6 +340,36 @@ class StructuredProjectionTest {
               name + " d=" + d + " row " + r);
         }
       }
+    }
+  }
+
+  /** One instance shared by 4 threads, 50 calls each: every result equals the serial one. */
+  @Test
+  void concurrentCallsEqualSerial() throws Exception {
+    SplittableRandom random = new SplittableRandom(16);
+    float[] x = randomRows(random, 6 * 40);
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      for (String name : NAMES) {
+        Projection projection = create(name, 9, 1.1, 40, 300);
+        float[] serial = new float[6 * 300];
+        projection.project(x, 0, 6, 0, 300, serial, 0);
+        List<Future<float[]>> results = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+          results.add(pool.submit(() -> {
+            float[] mine = new float[6 * 300];
+            for (int i = 0; i < 50; i++) {
+              projection.project(x, 0, 6, 0, 300, mine, 0);
+            }
+            return mine;
+          }));
+        }
+        for (Future<float[]> result : results) {
+          assertArrayEquals(serial, result.get(), name);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
     }
   }
 
