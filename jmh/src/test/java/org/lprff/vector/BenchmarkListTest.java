@@ -32,7 +32,8 @@ class BenchmarkListTest {
             "QuantizeBenchmark",
             "PackedProductsBenchmark",
             "PackedUnpackBenchmark",
-            "DenseProjectionBenchmark")) {
+            "DenseProjectionBenchmark",
+            "StructuredProjectionBenchmark")) {
       assertTrue(
           Pattern.compile("\\borg\\.lprff\\.vector\\." + benchmark + "\\b").matcher(list).find(),
           benchmark + " is not in the generated benchmark list");
