@@ -413,16 +413,28 @@ class FeaturizerTest {
   }
 
   /**
-   * Mean over the pairs of |z(x) . z(y) - k(x, y)| at m = 256, 1024, 4096 (b = 32).
+   * Projections whose kernel estimate is biased by design at small d, so the error stops
+   * shrinking like 1/sqrt(m): structured orthogonal (SORF) blocks have rows of fixed norm
+   * sqrt(p)/sigma instead of chi-distributed ones. Measured on these pairs (d = 9, p = 16): mean
+   * signed error -0.010 to -0.015 at m = 4096 and 32768 for two seeds, while dense, circulant and
+   * Fastfood stay within +-0.004. For these only the C / sqrt(m) bound at m <= 4096 and a
+   * decrease from m = 256 to 4096 are asserted.
+   */
+  private static final java.util.Set<String> BIASED_AT_SMALL_D = java.util.Set.of("orthogonal");
+
+  /**
+   * Mean over 2000 pairs and 3 seeds of |z(x) . z(y) - k(x, y)| at m = 256, 1024, 4096 (b = 32).
    *
    * <p>Bound: z(x) . z(y) = (1/m) sum_i Y_i with Y_i = 2 cos(w_i x + a_i) cos(w_i y + a_i) =
    * cos(w_i (x - y)) + cos(w_i (x + y) + 2 a_i), E[Y_i] = k(x, y). The two terms are uncorrelated
-   * (the second has mean 0 given w_i), with variances <= 1 and exactly 1/2, so Var(Y_i) <= 3/2 and
-   * E|z . z' - k| <= sqrt(Var / m) <= sqrt(1.5 / m) = 1.22 / sqrt(m). We assert the mean over 2000
-   * pairs is <= C / sqrt(m) with C = 1.5 (a 1.22x margin over the bound on its expectation; the
-   * expectation itself is nearer 0.8 / sqrt(m)), and err(4096) < err(256) / 2.5 (ideal ratio 4).
-   * The seed is fixed, so the test is deterministic; the margins make a failure on another seed
-   * unlikely but we do not claim a probability for these shared-feature averages.
+   * (the second has mean 0 given w_i), with variances <= 1 and exactly 1/2, so Var(Y_i) <= 3/2
+   * and, for i.i.d. rows (dense), E|z . z' - k| <= sqrt(Var / m) <= sqrt(1.5 / m) = 1.22 /
+   * sqrt(m). We assert the average is <= C / sqrt(m) with C = 1.5 (a 1.22x margin over the bound
+   * on its expectation; observed near 0.5 / sqrt(m)), and err(4096) < err(256) / 2.5 (ideal
+   * ratio 4). The pairs share the features, so one seed's average over pairs still carries that
+   * seed's luck (one seed gave 0.030 and another 0.055 at m = 256 dense): averaging 3 seeds
+   * steadies it. Seeds are fixed, so the test is deterministic; we claim no false-failure
+   * probability for these shared-feature averages beyond the margins.
    */
   @Test
   void kernelApproximationErrorShrinksLikeOneOverSqrtMOnDiamonds() throws IOException {
@@ -458,22 +470,29 @@ class FeaturizerTest {
       KernelFunction kernel = (KernelFunction) kp[0];
       String name = (String) kp[1];
       int[] ms = {256, 1024, 4096};
+      long[] seeds = {31, 32, 33};
       double[] err = new double[ms.length];
       for (int mi = 0; mi < ms.length; mi++) {
         int m = ms[mi];
-        Featurizer f = Featurizer.of(spec(kernel, name, d, m, 32, Quantizer.STOCHASTIC, 31));
-        float[] z = floats(f.featurize(pr, 2 * pairs, 0), 2 * pairs * m);
         double sum = 0;
-        for (int p = 0; p < pairs; p++) {
-          double exact = kernel.value(pr, 2 * p * d, pr, (2 * p + 1) * d, d);
-          sum += Math.abs(dot(z, 2 * p, 2 * p + 1, m) - exact);
+        for (long seed : seeds) {
+          Featurizer f = Featurizer.of(spec(kernel, name, d, m, 32, Quantizer.STOCHASTIC, seed));
+          float[] z = floats(f.featurize(pr, 2 * pairs, 0), 2 * pairs * m);
+          for (int p = 0; p < pairs; p++) {
+            double exact = kernel.value(pr, 2 * p * d, pr, (2 * p + 1) * d, d);
+            sum += Math.abs(dot(z, 2 * p, 2 * p + 1, m) - exact);
+          }
         }
-        err[mi] = sum / pairs;
+        err[mi] = sum / (pairs * seeds.length);
         report.append(String.format("%s %s m=%d err=%.5f (bound %.5f)%n", kernel.name(), name, m,
             err[mi], c / Math.sqrt(m)));
         assertTrue(err[mi] <= c / Math.sqrt(m), report.toString());
       }
-      assertTrue(err[2] < err[0] / 2.5, report.toString());
+      if (BIASED_AT_SMALL_D.contains(name)) {
+        assertTrue(err[2] < err[0], report.toString());
+      } else {
+        assertTrue(err[2] < err[0] / 2.5, report.toString());
+      }
     }
     System.out.print(report);
   }
