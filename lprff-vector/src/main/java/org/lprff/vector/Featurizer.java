@@ -260,7 +260,11 @@ public final class Featurizer {
     int bits = spec.bits();
     long seed = spec.seed();
     boolean stochastic = spec.quantizer() == Quantizer.STOCHASTIC;
-    float[] t = new float[ROW_CHUNK * block];
+    if (from >= to) {
+      return;
+    }
+    // Scratch sized for this call: a one-row call (streaming) needs one row of a block.
+    float[] t = new float[Math.min(ROW_CHUNK, to - from) * block];
     float[] values = new float[block];
     for (int r0 = from; r0 < to; r0 += ROW_CHUNK) {
       int chunk = Math.min(ROW_CHUNK, to - r0);

@@ -126,6 +126,32 @@ class FeaturizerTest {
   }
 
   @Test
+  void offHeapSegmentsAndEmptyBatches() {
+    int n = 100;
+    int d = 9;
+    FeaturizerSpec spec =
+        spec(new KernelFunction.Gaussian(2), "dense", d, 77, 2, Quantizer.STOCHASTIC, 8);
+    Featurizer f = Featurizer.of(spec);
+    float[] rows = gaussianRows(n, d, 15);
+    byte[] heap = f.featurize(rows, n, 40);
+    assertEquals(n * spec.rowBytes(), heap.length);
+    try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {
+      MemorySegment sequential = arena.allocate(3 + heap.length);
+      f.featurize(rows, n, 40, sequential, 3, 0);
+      assertArrayEquals(heap, sequential.asSlice(3).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+      MemorySegment parallel = arena.allocate(heap.length);
+      f.featurizeParallel(rows, n, 40, parallel, 0, 0);
+      assertArrayEquals(heap, parallel.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+    }
+    // n = 0 writes nothing, even with an empty output and no rows.
+    byte[] sentinel = {42};
+    f.featurize(new float[0], 0, 0, sentinel, 1);
+    f.featurizeParallel(new float[0], 0, 0, sentinel, 1, 0);
+    assertEquals(42, sentinel[0]);
+    assertEquals(0, f.featurize(new float[0], 0, 0).length);
+  }
+
+  @Test
   void seedsAndDrawsChangeTheBytesWhereTheyShould() {
     int n = 20;
     int d = 5;
