@@ -33,7 +33,8 @@ class BenchmarkListTest {
             "PackedProductsBenchmark",
             "PackedUnpackBenchmark",
             "DenseProjectionBenchmark",
-            "StructuredProjectionBenchmark")) {
+            "StructuredProjectionBenchmark",
+            "FeaturizerBenchmark")) {
       assertTrue(
           Pattern.compile("\\borg\\.lprff\\.vector\\." + benchmark + "\\b").matcher(list).find(),
           benchmark + " is not in the generated benchmark list");
