@@ -35,7 +35,7 @@ import java.util.Objects;
  */
 public final class CosineFeatures {
 
-  private static final CosineKernel KERNEL =
+  static final CosineKernel KERNEL =
       Kernels.active() == KernelImplementation.VECTOR ? new VectorCosine() : new ScalarCosine();
 
   private CosineFeatures() {}

@@ -1,8 +1,6 @@
 package org.lprff.vector;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -45,12 +43,6 @@ public final class Featurizer {
 
   /** Tasks per parallel call, at most. */
   static final int MAX_TASKS = 64;
-
-  private static final CosineKernel COSINE =
-      Kernels.active() == KernelImplementation.VECTOR ? new VectorCosine() : new ScalarCosine();
-
-  private static final ValueLayout.OfFloat FLOAT_LE =
-      ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
   private final FeaturizerSpec spec;
   private final Projection projection;
@@ -274,11 +266,11 @@ public final class Featurizer {
         for (int r = 0; r < chunk; r++) {
           long rowId = firstRowId + r0 + r;
           long rowStart = outOffset + (long) (r0 + r) * rowBytes;
-          if (COSINE.map(t, r * count, phases, f0, s, values, 0, count)) {
+          if (CosineFeatures.KERNEL.map(t, r * count, phases, f0, s, values, 0, count)) {
             throw overflow(t, r * count, f0, count, r0 + r, rowId);
           }
           if (bits == 32) {
-            MemorySegment.copy(values, 0, out, FLOAT_LE, rowStart + 4L * f0, count);
+            MemorySegment.copy(values, 0, out, PackedLanes.FLOAT_LE, rowStart + 4L * f0, count);
           } else {
             // f0 is a multiple of 8, so feature f0 starts on byte f0 * bits / 8.
             long at = rowStart + (long) f0 / 8 * bits;
