@@ -108,12 +108,7 @@ public final class FastfoodProjection extends StructuredProjection {
   void applyBlock(
       int k, float[] padded, float[] work, float[] scratch, float[] line, int rowCount) {
     int length = rowCount * p;
-    float[] b = signs[k];
-    for (int r = 0; r < length; r += p) {
-      for (int i = 0; i < p; i++) {
-        work[r + i] = padded[r + i] * b[i];
-      }
-    }
+    multiplyRows(padded, signs[k], work, length, p);
     Fwht.transformRows(work, 0, p, rowCount);
     int[] pi = permutations[k];
     float[] g = gaussians[k];
@@ -123,11 +118,6 @@ public final class FastfoodProjection extends StructuredProjection {
       }
     }
     Fwht.transformRows(scratch, 0, p, rowCount);
-    float[] s = rowScales[k];
-    for (int r = 0; r < length; r += p) {
-      for (int i = 0; i < p; i++) {
-        work[r + i] = s[i] * scratch[r + i];
-      }
-    }
+    multiplyRows(scratch, rowScales[k], work, length, p);
   }
 }

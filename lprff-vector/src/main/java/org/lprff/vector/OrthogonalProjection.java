@@ -70,26 +70,11 @@ public final class OrthogonalProjection extends StructuredProjection {
   void applyBlock(
       int k, float[] padded, float[] work, float[] scratch, float[] line, int rowCount) {
     int length = rowCount * p;
-    float[] a = d1[k];
-    for (int r = 0; r < length; r += p) {
-      for (int i = 0; i < p; i++) {
-        work[r + i] = padded[r + i] * a[i];
-      }
-    }
+    multiplyRows(padded, d1[k], work, length, p);
     Fwht.transformRowsNormalized(work, 0, p, rowCount);
-    float[] b = d2[k];
-    for (int r = 0; r < length; r += p) {
-      for (int i = 0; i < p; i++) {
-        work[r + i] *= b[i];
-      }
-    }
+    multiplyRows(work, d2[k], work, length, p);
     Fwht.transformRowsNormalized(work, 0, p, rowCount);
-    float[] c = d3Scaled[k];
-    for (int r = 0; r < length; r += p) {
-      for (int i = 0; i < p; i++) {
-        work[r + i] *= c[i];
-      }
-    }
+    multiplyRows(work, d3Scaled[k], work, length, p);
     Fwht.transformRowsNormalized(work, 0, p, rowCount);
   }
 }

@@ -168,4 +168,16 @@ abstract sealed class StructuredProjection implements Projection
   public String toString() {
     return name() + "(sigma = " + sigma + ", d = " + d + ", m = " + m + ", p = " + p + ")";
   }
+
+  /**
+   * {@code dst[r*p + i] = src[r*p + i] * diagonal[i]} for {@code length / p} rows: a diagonal
+   * matrix applied to every row of a chunk ({@code dst} may be {@code src}).
+   */
+  static void multiplyRows(float[] src, float[] diagonal, float[] dst, int length, int p) {
+    for (int r = 0; r < length; r += p) {
+      for (int i = 0; i < p; i++) {
+        dst[r + i] = src[r + i] * diagonal[i];
+      }
+    }
+  }
 }
