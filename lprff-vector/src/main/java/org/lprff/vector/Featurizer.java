@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The LP-RFF feature map of a {@link FeaturizerSpec}: rows x (d floats) to rows of m features,
@@ -182,7 +183,7 @@ public final class Featurizer {
 
   /**
    * As {@link #featurize(float[], int, long, MemorySegment, long, int)}, split into row ranges
-   * run on {@code executor}; returns when all are done, with bytes identical to the sequential
+   * run on {@code executor} and on the calling thread; returns when all are done, with bytes identical to the sequential
    * call. {@code out} must be accessible from the executor's threads (a heap array, or a segment
    * of a global, automatic or shared arena). Validation happens once, before any task starts.
    */
@@ -200,25 +201,44 @@ public final class Featurizer {
     }
     // Task boundaries on multiples of ROW_CHUNK keep the chunks of a task full.
     int perTask = (n + tasks - 1) / tasks;
-    perTask = (perTask + ROW_CHUNK - 1) / ROW_CHUNK * ROW_CHUNK;
-    List<CompletableFuture<Void>> futures = new ArrayList<>();
-    for (int start = 0; start < n; start += perTask) {
-      int from = start;
-      int to = Math.min(n, start + perTask);
-      futures.add(
-          CompletableFuture.runAsync(
-              () -> run(rows, from, to, firstRowId, out, outOffset, draw), executor));
+    int rowsPerTask = (perTask + ROW_CHUNK - 1) / ROW_CHUNK * ROW_CHUNK;
+    int taskCount = (n + rowsPerTask - 1) / rowsPerTask;
+    // Workers pull task indices from one counter; the calling thread is a worker too, so a pool
+    // of parallelism k (the common pool has cores - 1) keeps k + 1 cores busy.
+    AtomicInteger next = new AtomicInteger();
+    Runnable worker =
+        () -> {
+          for (int task; (task = next.getAndIncrement()) < taskCount; ) {
+            int from = task * rowsPerTask;
+            run(rows, from, Math.min(n, from + rowsPerTask), firstRowId, out, outOffset, draw);
+          }
+        };
+    List<CompletableFuture<Void>> helpers = new ArrayList<>();
+    for (int i = 1; i < taskCount; i++) {
+      helpers.add(CompletableFuture.runAsync(worker, executor));
+    }
+    RuntimeException callerFailure = null;
+    try {
+      worker.run();
+    } catch (RuntimeException e) {
+      next.set(taskCount); // the helpers stop taking tasks
+      callerFailure = e;
     }
     try {
-      CompletableFuture.allOf(futures.toArray(new CompletableFuture<?>[0])).join();
+      CompletableFuture.allOf(helpers.toArray(new CompletableFuture<?>[0])).join();
     } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
+      if (callerFailure == null) {
+        if (e.getCause() instanceof RuntimeException r) {
+          throw r;
+        }
+        if (e.getCause() instanceof Error err) {
+          throw err;
+        }
+        throw e;
       }
-      if (e.getCause() instanceof Error err) {
-        throw err;
-      }
-      throw e;
+    }
+    if (callerFailure != null) {
+      throw callerFailure;
     }
   }
 
