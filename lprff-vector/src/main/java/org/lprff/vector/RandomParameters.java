@@ -122,28 +122,38 @@ public final class RandomParameters {
   public static void fillNormal(
       long seed, int stream, int firstIndex, float[] out, int off, int count) {
     long row = row(stream);
-    checkFill(firstIndex, out == null ? -1 : out.length, off, count);
-    double[] buffer = new double[Math.min(count, CHUNK)];
-    for (int done = 0; done < count; done += buffer.length) {
-      int n = Math.min(buffer.length, count - done);
-      normals(seed, row, firstIndex + done, 0, buffer, n);
-      for (int i = 0; i < n; i++) {
-        out[off + done + i] = (float) buffer[i];
-      }
-    }
+    fillFloats(
+        firstIndex, out, off, count, (first, buffer, n) -> normals(seed, row, first, 0, buffer, n));
   }
 
   /** out[off + i] = (float) cauchy(seed, stream, firstIndex + i) for i in [0, count). */
   public static void fillCauchy(
       long seed, int stream, int firstIndex, float[] out, int off, int count) {
     long row = row(stream);
+    fillFloats(
+        firstIndex, out, off, count,
+        (first, buffer, n) -> {
+          uniformsOpen(seed, row, first, 0, buffer, n);
+          for (int i = 0; i < n; i++) {
+            buffer[i] = cauchyFromUniform(buffer[i]);
+          }
+        });
+  }
+
+  /** Draws {@code n} values for indices first .. first + n - 1 into {@code buffer}. */
+  private interface Draws {
+    void into(int first, double[] buffer, int n);
+  }
+
+  /** Bulk draws in chunks of at most CHUNK doubles, each rounded once to float. */
+  private static void fillFloats(int firstIndex, float[] out, int off, int count, Draws draws) {
     checkFill(firstIndex, out == null ? -1 : out.length, off, count);
     double[] buffer = new double[Math.min(count, CHUNK)];
     for (int done = 0; done < count; done += buffer.length) {
       int n = Math.min(buffer.length, count - done);
-      uniformsOpen(seed, row, firstIndex + done, 0, buffer, n);
+      draws.into(firstIndex + done, buffer, n);
       for (int i = 0; i < n; i++) {
-        out[off + done + i] = (float) cauchyFromUniform(buffer[i]);
+        out[off + done + i] = (float) buffer[i];
       }
     }
   }
