@@ -156,12 +156,12 @@ public final class Featurizer {
 
   /** {@link #featurize(float[], int, long, MemorySegment, long, int)} into a heap array. */
   public void featurize(float[] rows, int n, long firstRowId, byte[] out, int outOffset, int draw) {
-    featurize(rows, n, firstRowId, wrap(out), outOffset, draw);
+    featurize(rows, n, firstRowId, PackedFeatures.ofArray(out, "out"), outOffset, draw);
   }
 
   /** {@link #featurize(float[], int, long, byte[], int, int)} with draw 0. */
   public void featurize(float[] rows, int n, long firstRowId, byte[] out, int outOffset) {
-    featurize(rows, n, firstRowId, wrap(out), outOffset, 0);
+    featurize(rows, n, firstRowId, PackedFeatures.ofArray(out, "out"), outOffset, 0);
   }
 
   /** A new array of n rows of {@link #rowBytes()} bytes, draw 0. */
@@ -246,7 +246,8 @@ public final class Featurizer {
   public void featurize(
       float[] rows, int n, long firstRowId, byte[] out, int outOffset, int draw,
       Executor executor) {
-    featurize(rows, n, firstRowId, wrap(out), outOffset, draw, executor);
+    featurize(
+        rows, n, firstRowId, PackedFeatures.ofArray(out, "out"), outOffset, draw, executor);
   }
 
   /** The parallel call on {@link ForkJoinPool#commonPool()}. */
@@ -258,7 +259,9 @@ public final class Featurizer {
   /** The parallel call on {@link ForkJoinPool#commonPool()} into a heap array. */
   public void featurizeParallel(
       float[] rows, int n, long firstRowId, byte[] out, int outOffset, int draw) {
-    featurize(rows, n, firstRowId, wrap(out), outOffset, draw, ForkJoinPool.commonPool());
+    featurize(
+        rows, n, firstRowId, PackedFeatures.ofArray(out, "out"), outOffset, draw,
+        ForkJoinPool.commonPool());
   }
 
   // ---- the fused pass
@@ -368,12 +371,5 @@ public final class Featurizer {
                 + (i % d) + ") is " + v + ", expected finite inputs");
       }
     }
-  }
-
-  private static MemorySegment wrap(byte[] out) {
-    if (out == null) {
-      throw new IllegalArgumentException("out is null");
-    }
-    return MemorySegment.ofArray(out);
   }
 }

@@ -64,10 +64,15 @@ public final class PackedFeatures {
   }
 
   static MemorySegment ofArray(byte[] src) {
-    if (src == null) {
-      throw new IllegalArgumentException("src is null");
+    return ofArray(src, "src");
+  }
+
+  /** A heap array as a segment; a null array is an error naming the parameter. */
+  static MemorySegment ofArray(byte[] bytes, String name) {
+    if (bytes == null) {
+      throw new IllegalArgumentException(name + " is null");
     }
-    return MemorySegment.ofArray(src);
+    return MemorySegment.ofArray(bytes);
   }
 
   /**
@@ -102,7 +107,7 @@ public final class PackedFeatures {
 
   /** {@link #packCodes(int[], int, int, int, MemorySegment, long)} into a heap array. */
   public static void packCodes(int[] codes, int off, int count, int bits, byte[] out, int outOffset) {
-    packCodes(codes, off, count, bits, StochasticRounding.wrap(out), outOffset);
+    packCodes(codes, off, count, bits, ofArray(out, "out"), outOffset);
   }
 
   /**

@@ -50,7 +50,8 @@ public final class StochasticRounding {
       float[] values, int off, int count, QuantizationScale scale,
       long seed, long row, int firstColumn, int draw, byte[] out, int outOffset) {
     quantizeStochastic(
-        values, off, count, scale, seed, row, firstColumn, draw, wrap(out), outOffset);
+        values, off, count, scale, seed, row, firstColumn, draw,
+        PackedFeatures.ofArray(out, "out"), outOffset);
   }
 
   public static void quantizeNearest(
@@ -63,15 +64,10 @@ public final class StochasticRounding {
   public static void quantizeNearest(
       float[] values, int off, int count, QuantizationScale scale, int firstColumn,
       byte[] out, int outOffset) {
-    quantizeNearest(values, off, count, scale, firstColumn, wrap(out), outOffset);
+    quantizeNearest(
+        values, off, count, scale, firstColumn, PackedFeatures.ofArray(out, "out"), outOffset);
   }
 
-  static MemorySegment wrap(byte[] out) {
-    if (out == null) {
-      throw new IllegalArgumentException("out is null");
-    }
-    return MemorySegment.ofArray(out);
-  }
 
   /** Checks everything and returns the byte offset of feature firstColumn. */
   private static long validate(
