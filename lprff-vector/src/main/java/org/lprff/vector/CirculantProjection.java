@@ -71,4 +71,10 @@ public final class CirculantProjection extends StructuredProjection {
       System.arraycopy(line, 0, work, r, p);
     }
   }
+
+  /** Not yet: the FFT has no interleaved body, so circulant blocks go row by row. */
+  @Override
+  boolean interleaves() {
+    return false;
+  }
 }

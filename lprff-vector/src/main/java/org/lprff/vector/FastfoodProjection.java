@@ -120,4 +120,18 @@ public final class FastfoodProjection extends StructuredProjection {
     Fwht.transformRows(scratch, 0, p, rowCount);
     multiplyRows(scratch, rowScales[k], work, length, p);
   }
+
+  @Override
+  boolean interleaves() {
+    return true;
+  }
+
+  @Override
+  void applyBlockInterleaved(int k, float[] padded, float[] work, float[] scratch) {
+    INTERLEAVED.scale(padded, signs[k], work, p, GROUP);
+    Fwht.transformInterleaved(work, 0, p, GROUP);
+    INTERLEAVED.permuteScale(work, permutations[k], gaussians[k], scratch, p, GROUP);
+    Fwht.transformInterleaved(scratch, 0, p, GROUP);
+    INTERLEAVED.scale(scratch, rowScales[k], work, p, GROUP);
+  }
 }

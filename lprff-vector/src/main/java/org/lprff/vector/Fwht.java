@@ -28,7 +28,7 @@ public final class Fwht {
 
   /** Replaces {@code x[offset, offset + n)} by its transform; the rest is untouched. */
   public static void transform(float[] x, int offset, int n) {
-    checkWindow(x, offset, n, 1);
+    checkWindow(x, offset, n, 1, "rowCount");
     KERNEL.transform(x, offset, n);
   }
 
@@ -39,7 +39,7 @@ public final class Fwht {
 
   /** Replaces {@code x[offset, offset + n)} by {@code H x / sqrt(n)}; the rest is untouched. */
   public static void transformNormalized(float[] x, int offset, int n) {
-    checkWindow(x, offset, n, 1);
+    checkWindow(x, offset, n, 1, "rowCount");
     KERNEL.transformNormalized(x, offset, n);
   }
 
@@ -48,7 +48,7 @@ public final class Fwht {
    * offset}: row r is {@code rows[offset + r n, offset + (r + 1) n)}.
    */
   public static void transformRows(float[] rows, int offset, int n, int rowCount) {
-    checkWindow(rows, offset, n, rowCount);
+    checkWindow(rows, offset, n, rowCount, "rowCount");
     for (int r = 0; r < rowCount; r++) {
       KERNEL.transform(rows, offset + r * n, n);
     }
@@ -56,10 +56,34 @@ public final class Fwht {
 
   /** Like {@link #transformRows} with every row normalized by {@code 1 / sqrt(n)}. */
   public static void transformRowsNormalized(float[] rows, int offset, int n, int rowCount) {
-    checkWindow(rows, offset, n, rowCount);
+    checkWindow(rows, offset, n, rowCount, "rowCount");
     for (int r = 0; r < rowCount; r++) {
       KERNEL.transformNormalized(rows, offset + r * n, n);
     }
+  }
+
+  /**
+   * Transforms {@code width} vectors of length {@code n} stored interleaved: element i of vector c
+   * is {@code x[offset + i * width + c]}. Each vector gets exactly the bits {@link #transform}
+   * would give it in contiguous layout; with width a multiple of the lane count every level is
+   * whole-register arithmetic, the fast layout for many short transforms.
+   */
+  public static void transformInterleaved(float[] x, int offset, int n, int width) {
+    checkInterleaved(x, offset, n, width);
+    KERNEL.transformInterleaved(x, offset, n, width, false);
+  }
+
+  /** Like {@link #transformInterleaved} with every output multiplied by {@code 1 / sqrt(n)}. */
+  public static void transformInterleavedNormalized(float[] x, int offset, int n, int width) {
+    checkInterleaved(x, offset, n, width);
+    KERNEL.transformInterleaved(x, offset, n, width, true);
+  }
+
+  private static void checkInterleaved(float[] x, int offset, int n, int width) {
+    if (width < 1) {
+      throw new IllegalArgumentException("width = " + width + ", expected >= 1");
+    }
+    checkWindow(x, offset, n, width, "width");
   }
 
   private static int checkWhole(float[] x) {
@@ -73,7 +97,8 @@ public final class Fwht {
     return x.length;
   }
 
-  private static void checkWindow(float[] x, int offset, int n, int rowCount) {
+  private static void checkWindow(
+      float[] x, int offset, int n, int rowCount, String countName) {
     if (x == null) {
       throw new IllegalArgumentException("array is null");
     }
@@ -81,11 +106,11 @@ public final class Fwht {
       throw new IllegalArgumentException("n = " + n + ", expected a power of two in [2, 2^30]");
     }
     if (rowCount < 0) {
-      throw new IllegalArgumentException("rowCount = " + rowCount + " is negative");
+      throw new IllegalArgumentException(countName + " = " + rowCount + " is negative");
     }
     long end = offset + (long) n * rowCount;
     if (offset < 0 || end > x.length) {
-      String rows = rowCount == 1 ? "" : " and rowCount = " + rowCount;
+      String rows = rowCount == 1 ? "" : " and " + countName + " = " + rowCount;
       throw new IllegalArgumentException(
           "offset = " + offset + " with n = " + n + rows + " needs elements [" + offset + ", "
               + end + ") but the array has length " + x.length);

@@ -77,4 +77,19 @@ public final class OrthogonalProjection extends StructuredProjection {
     multiplyRows(work, d3Scaled[k], work, length, p);
     Fwht.transformRowsNormalized(work, 0, p, rowCount);
   }
+
+  @Override
+  boolean interleaves() {
+    return true;
+  }
+
+  @Override
+  void applyBlockInterleaved(int k, float[] padded, float[] work, float[] scratch) {
+    INTERLEAVED.scale(padded, d1[k], work, p, GROUP);
+    Fwht.transformInterleavedNormalized(work, 0, p, GROUP);
+    INTERLEAVED.scale(work, d2[k], work, p, GROUP);
+    Fwht.transformInterleavedNormalized(work, 0, p, GROUP);
+    INTERLEAVED.scale(work, d3Scaled[k], work, p, GROUP);
+    Fwht.transformInterleavedNormalized(work, 0, p, GROUP);
+  }
 }

@@ -27,4 +27,44 @@ final class ScalarFwht implements FwhtKernel {
       x[i] *= scale;
     }
   }
+
+  @Override
+  public void transformInterleaved(
+      float[] x, int offset, int n, int width, boolean normalized) {
+    transformColumns(x, offset, n, width, 0, width, normalized);
+  }
+
+  /**
+   * The textbook butterflies on the interleaved vectors c in [from, to) of a layout of the given
+   * width: element i of vector c at {@code x[offset + i * width + c]}.
+   */
+  static void transformColumns(
+      float[] x, int offset, int n, int width, int from, int to, boolean normalized) {
+    assert FwhtKernel.isValidSize(n) && width >= 1 && 0 <= from && from <= to && to <= width;
+    if (from == to) {
+      return; // the vector body's usual call: no columns left over
+    }
+    for (int h = 1; h < n; h <<= 1) {
+      for (int i = 0; i < n; i += 2 * h) {
+        for (int j = i; j < i + h; j++) {
+          int low = offset + j * width;
+          int high = low + h * width;
+          for (int c = from; c < to; c++) {
+            float a = x[low + c];
+            float b = x[high + c];
+            x[low + c] = a + b;
+            x[high + c] = a - b;
+          }
+        }
+      }
+    }
+    if (normalized) {
+      float scale = FwhtKernel.normalization(n);
+      for (int i = 0; i < n; i++) {
+        for (int c = from; c < to; c++) {
+          x[offset + i * width + c] *= scale;
+        }
+      }
+    }
+  }
 }

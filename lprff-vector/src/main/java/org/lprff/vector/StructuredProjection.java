@@ -6,7 +6,9 @@ package org.lprff.vector;
  * f belongs to block f / p, each block an independent p x p matrix acting on the padded row, the
  * last block cut at m.
  *
- * <p>{@link #project} goes through the rows in chunks of up to {@link #CHUNK_FLOATS} / p rows:
+ * <p>{@link #project} takes whole groups of {@link #GROUP} rows through the interleaved path
+ * (where the subclass has one and p <= {@link #MAX_INTERLEAVED}), the rest as follows. It goes
+ * through the rows in chunks of up to {@link #CHUNK_FLOATS} / p rows:
  * each row is padded once, then every requested block is applied to the whole chunk (one facade
  * call for all its rows, the block's parameters loaded once) and the requested slice copied out;
  * blocks outside the requested features are skipped. Scratch is per call (the padded chunk, a work
@@ -18,6 +20,21 @@ abstract sealed class StructuredProjection implements Projection
 
   /** Largest padded width: the FWHT and circulant plans accept at least 2^26. */
   static final int MAX_PADDED = 1 << 26;
+
+  /**
+   * Rows side by side in the interleaved path: one register of floats, so each element of the
+   * group is one vector and no level of the transforms needs a shuffle.
+   */
+  static final int GROUP = VectorShape.FLOAT.length();
+
+  /** Largest p for the interleaved path: three buffers of p GROUP floats stay in L2. */
+  static final int MAX_INTERLEAVED = 1 << 12;
+
+  /** The diagonal products of the interleaved path. */
+  static final InterleavedKernel INTERLEAVED =
+      Kernels.active() == KernelImplementation.VECTOR
+          ? new VectorInterleaved()
+          : new ScalarInterleaved();
 
   /** Rows per chunk times p: two or three buffers of 32 KiB stay in L2. */
   static final int CHUNK_FLOATS = 1 << 13;
@@ -85,6 +102,20 @@ abstract sealed class StructuredProjection implements Projection
     if (n == 0 || count == 0) {
       return;
     }
+    int interleaved = interleaves() && p <= MAX_INTERLEAVED ? n / GROUP * GROUP : 0;
+    if (interleaved > 0) {
+      projectInterleaved(rows, rowOffset, interleaved, firstFeature, count, out, outOffset);
+    }
+    if (interleaved < n) {
+      projectRows(
+          rows, rowOffset + interleaved * d, n - interleaved, firstFeature, count, out,
+          outOffset + interleaved * count);
+    }
+  }
+
+  /** Rows one after another, a chunk at a time: for single rows and the last n mod GROUP. */
+  private void projectRows(
+      float[] rows, int rowOffset, int n, int firstFeature, int count, float[] out, int outOffset) {
     int chunk = Math.max(1, Math.min(n, CHUNK_FLOATS / p));
     float[] padded = new float[chunk * p];
     float[] work = new float[chunk * p];
@@ -110,6 +141,44 @@ abstract sealed class StructuredProjection implements Projection
         }
       }
     }
+  }
+
+  /**
+   * Groups of {@link #GROUP} rows side by side (element i of row c at {@code [i GROUP + c]}), so
+   * that every transform level and diagonal is whole-register arithmetic; n is a multiple of
+   * GROUP. Bits equal {@link #projectRows}'s: the same operations on every element.
+   */
+  private void projectInterleaved(
+      float[] rows, int rowOffset, int n, int firstFeature, int count, float[] out, int outOffset) {
+    float[] padded = new float[p * GROUP];
+    float[] work = new float[p * GROUP];
+    float[] scratch = new float[p * GROUP];
+    int end = firstFeature + count;
+    int firstBlock = firstFeature / p;
+    int lastBlock = (end - 1) / p;
+    for (int r0 = 0; r0 < n; r0 += GROUP) {
+      // Entries d..p-1 of every padded row are never written: zero.
+      INTERLEAVED.interleave(rows, rowOffset + r0 * d, d, d, padded, GROUP);
+      for (int k = firstBlock; k <= lastBlock; k++) {
+        applyBlockInterleaved(k, padded, work, scratch);
+        int from = Math.max(firstFeature, k * p);
+        int to = Math.min(end, k * p + p);
+        INTERLEAVED.deinterleave(
+            work, from - k * p, to - from, GROUP, out,
+            outOffset + r0 * count + from - firstFeature, count);
+      }
+    }
+  }
+
+  /** Whether {@link #applyBlockInterleaved} is implemented. */
+  abstract boolean interleaves();
+
+  /**
+   * Like {@link #applyBlock} for the {@link #GROUP} interleaved rows of padded (p GROUP floats):
+   * work receives block k's p outputs of each row, interleaved; scratch (p GROUP floats) is free.
+   */
+  void applyBlockInterleaved(int k, float[] padded, float[] work, float[] scratch) {
+    throw new UnsupportedOperationException(name() + " has no interleaved path");
   }
 
   /**

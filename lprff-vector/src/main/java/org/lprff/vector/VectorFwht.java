@@ -511,4 +511,152 @@ final class VectorFwht implements FwhtKernel {
       }
     }
   }
+
+  // ---- interleaved layout
+
+  @Override
+  public void transformInterleaved(
+      float[] x, int offset, int n, int width, boolean normalized) {
+    assert FwhtKernel.isValidSize(n) && width >= 1 && offset >= 0
+        && offset + (long) n * width <= x.length;
+    float scale = normalized ? FwhtKernel.normalization(n) : 1f;
+    int vectorColumns = SPECIES.loopBound(width);
+    for (int c = 0; c < vectorColumns; c += LANES) {
+      interleavedColumn(x, offset + c, n, width, normalized, scale);
+    }
+    ScalarFwht.transformColumns(x, offset, n, width, vectorColumns, width, normalized);
+  }
+
+  /**
+   * One register-wide column of the layout: element i is the register at {@code o + i width}.
+   * Radix-8 passes (eight registers at distance h, three levels, one store each) while three levels
+   * are left, then one radix-4 or radix-2 pass; only the last pass applies the normalization.
+   * Each pass is its own method with its loops inside: C2 compiles it whole, vectors in registers
+   * (a radix-8 step as a method called from the loop is too big to inline and ran 2x slower).
+   */
+  private static void interleavedColumn(
+      float[] x, int o, int n, int width, boolean normalized, float scale) {
+    int h = 1;
+    for (; 4 * h < n; h <<= 3) {
+      interleavedPass8(x, o, n, width, h, normalized && 8 * h == n, scale);
+    }
+    if (2 * h < n) {
+      interleavedPass4(x, o, n, width, h, normalized, scale);
+    } else if (h < n) {
+      interleavedPass2(x, o, width, h, normalized, scale);
+    }
+  }
+
+  /** Levels h, 2h, 4h: registers a + k step, k in [0, 8), step = h width. */
+  private static void interleavedPass8(
+      float[] x, int o, int n, int width, int h, boolean scaled, float scale) {
+    int step = h * width;
+    for (int i = 0; i < n; i += 8 * h) {
+      int from = o + i * width;
+      for (int a = from; a < from + step; a += width) {
+        FloatVector v0 = FloatVector.fromArray(SPECIES, x, a);
+        FloatVector v1 = FloatVector.fromArray(SPECIES, x, a + step);
+        FloatVector v2 = FloatVector.fromArray(SPECIES, x, a + 2 * step);
+        FloatVector v3 = FloatVector.fromArray(SPECIES, x, a + 3 * step);
+        FloatVector v4 = FloatVector.fromArray(SPECIES, x, a + 4 * step);
+        FloatVector v5 = FloatVector.fromArray(SPECIES, x, a + 5 * step);
+        FloatVector v6 = FloatVector.fromArray(SPECIES, x, a + 6 * step);
+        FloatVector v7 = FloatVector.fromArray(SPECIES, x, a + 7 * step);
+        FloatVector a0 = v0.add(v1);
+        FloatVector a1 = v0.sub(v1);
+        FloatVector a2 = v2.add(v3);
+        FloatVector a3 = v2.sub(v3);
+        FloatVector a4 = v4.add(v5);
+        FloatVector a5 = v4.sub(v5);
+        FloatVector a6 = v6.add(v7);
+        FloatVector a7 = v6.sub(v7);
+        FloatVector b0 = a0.add(a2);
+        FloatVector b1 = a1.add(a3);
+        FloatVector b2 = a0.sub(a2);
+        FloatVector b3 = a1.sub(a3);
+        FloatVector b4 = a4.add(a6);
+        FloatVector b5 = a5.add(a7);
+        FloatVector b6 = a4.sub(a6);
+        FloatVector b7 = a5.sub(a7);
+        FloatVector y0 = b0.add(b4);
+        FloatVector y1 = b1.add(b5);
+        FloatVector y2 = b2.add(b6);
+        FloatVector y3 = b3.add(b7);
+        FloatVector y4 = b0.sub(b4);
+        FloatVector y5 = b1.sub(b5);
+        FloatVector y6 = b2.sub(b6);
+        FloatVector y7 = b3.sub(b7);
+        if (scaled) {
+          y0 = y0.mul(scale);
+          y1 = y1.mul(scale);
+          y2 = y2.mul(scale);
+          y3 = y3.mul(scale);
+          y4 = y4.mul(scale);
+          y5 = y5.mul(scale);
+          y6 = y6.mul(scale);
+          y7 = y7.mul(scale);
+        }
+        y0.intoArray(x, a);
+        y1.intoArray(x, a + step);
+        y2.intoArray(x, a + 2 * step);
+        y3.intoArray(x, a + 3 * step);
+        y4.intoArray(x, a + 4 * step);
+        y5.intoArray(x, a + 5 * step);
+        y6.intoArray(x, a + 6 * step);
+        y7.intoArray(x, a + 7 * step);
+      }
+    }
+  }
+
+  /** Levels h and 2h: registers a + k step, k in [0, 4), step = h width. */
+  private static void interleavedPass4(
+      float[] x, int o, int n, int width, int h, boolean scaled, float scale) {
+    int step = h * width;
+    for (int i = 0; i < n; i += 4 * h) {
+      int from = o + i * width;
+      for (int a = from; a < from + step; a += width) {
+        FloatVector v0 = FloatVector.fromArray(SPECIES, x, a);
+        FloatVector v1 = FloatVector.fromArray(SPECIES, x, a + step);
+        FloatVector v2 = FloatVector.fromArray(SPECIES, x, a + 2 * step);
+        FloatVector v3 = FloatVector.fromArray(SPECIES, x, a + 3 * step);
+        // Level h pairs (v0, v1) and (v2, v3); level 2h their sums and their differences.
+        FloatVector s0 = v0.add(v1);
+        FloatVector d0 = v0.sub(v1);
+        FloatVector s1 = v2.add(v3);
+        FloatVector d1 = v2.sub(v3);
+        FloatVector y0 = s0.add(s1);
+        FloatVector y1 = d0.add(d1);
+        FloatVector y2 = s0.sub(s1);
+        FloatVector y3 = d0.sub(d1);
+        if (scaled) {
+          y0 = y0.mul(scale);
+          y1 = y1.mul(scale);
+          y2 = y2.mul(scale);
+          y3 = y3.mul(scale);
+        }
+        y0.intoArray(x, a);
+        y1.intoArray(x, a + step);
+        y2.intoArray(x, a + 2 * step);
+        y3.intoArray(x, a + 3 * step);
+      }
+    }
+  }
+
+  /** The top level h = n / 2: registers a and a + step, step = h width. */
+  private static void interleavedPass2(
+      float[] x, int o, int width, int h, boolean scaled, float scale) {
+    int step = h * width;
+    for (int a = o; a < o + step; a += width) {
+      FloatVector v0 = FloatVector.fromArray(SPECIES, x, a);
+      FloatVector v1 = FloatVector.fromArray(SPECIES, x, a + step);
+      FloatVector y0 = v0.add(v1);
+      FloatVector y1 = v0.sub(v1);
+      if (scaled) {
+        y0 = y0.mul(scale);
+        y1 = y1.mul(scale);
+      }
+      y0.intoArray(x, a);
+      y1.intoArray(x, a + step);
+    }
+  }
 }

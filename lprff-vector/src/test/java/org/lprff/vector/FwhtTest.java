@@ -271,6 +271,66 @@ class FwhtTest {
     assertArrayEquals(rows, untouched, "rowCount 0 is a no-op");
   }
 
+  /**
+   * The interleaved layout gives every vector the bits of the contiguous scalar transform (same
+   * butterfly tree, one rounding per level), for widths below, at and above the lane count (the
+   * vector body does whole registers, the scalar body the remaining columns) and every n of the
+   * structured projections' range plus the radix-2 tail (odd log n).
+   */
+  @Test
+  void interleavedEqualsContiguousBitForBit() {
+    SplittableRandom random = new SplittableRandom(17);
+    int lanes = VectorShape.FLOAT.length();
+    int[] widths = {1, 2, lanes - 1, lanes, lanes + 1, 2 * lanes, 3 * lanes + 5};
+    for (int e = 1; e <= 12; e++) {
+      int n = 1 << e;
+      for (int width : widths) {
+        int offset = 3;
+        float[] x = randomFloats(random, offset + n * width + 2);
+        for (boolean normalized : new boolean[] {false, true}) {
+          float[] expected = x.clone();
+          for (int c = 0; c < width; c++) {
+            float[] column = new float[n];
+            for (int i = 0; i < n; i++) {
+              column[i] = x[offset + i * width + c];
+            }
+            if (normalized) {
+              scalar.transformNormalized(column, 0, n);
+            } else {
+              scalar.transform(column, 0, n);
+            }
+            for (int i = 0; i < n; i++) {
+              expected[offset + i * width + c] = column[i];
+            }
+          }
+          String where = "n = " + n + ", width = " + width + ", normalized = " + normalized;
+          for (FwhtKernel body : new FwhtKernel[] {scalar, vector}) {
+            float[] actual = x.clone();
+            body.transformInterleaved(actual, offset, n, width, normalized);
+            assertArrayEquals(expected, actual, body.getClass().getSimpleName() + ", " + where);
+          }
+          float[] viaFacade = x.clone();
+          if (normalized) {
+            Fwht.transformInterleavedNormalized(viaFacade, offset, n, width);
+          } else {
+            Fwht.transformInterleaved(viaFacade, offset, n, width);
+          }
+          assertArrayEquals(expected, viaFacade, "facade, " + where);
+        }
+      }
+    }
+  }
+
+  @Test
+  void interleavedRejectsBadArguments() {
+    float[] x = new float[64];
+    assertMessageNames(() -> Fwht.transformInterleaved(x, 0, 8, 0), "width = 0");
+    assertMessageNames(() -> Fwht.transformInterleaved(x, 0, 12, 2), "n = 12");
+    assertMessageNames(() -> Fwht.transformInterleaved(x, 1, 8, 8), "width = 8");
+    assertMessageNames(() -> Fwht.transformInterleavedNormalized(x, 0, 16, 8), "[0, 128)");
+    assertMessageNames(() -> Fwht.transformInterleaved(null, 0, 2, 1), "null");
+  }
+
   @Test
   void facadeWholeArrayOverloadsMatchTheKernels() {
     SplittableRandom random = new SplittableRandom(10);

@@ -316,17 +316,18 @@ class StructuredProjectionTest {
   }
 
   /**
-   * Rows go in chunks of 8192 / p rows: p = 1024 (d = 600) gives chunks of 8 and p = 8192
-   * (d = 5000) chunks of 1, so 19 rows cross chunk boundaries; each row must come out bit for bit
-   * as when projected alone.
+   * Whole groups of {@link StructuredProjection#GROUP} rows go through the interleaved path (p <=
+   * 4096: d = 9, 90, 600), the rest in chunks of 8192 / p rows: p = 1024 (d = 600) gives chunks of
+   * 8 and p = 8192 (d = 5000) chunks of 1, so 19 rows cross group and chunk boundaries; each row
+   * must come out bit for bit as when projected alone (always the row path).
    */
   @Test
   void rowChunksEqualRowByRow() {
     SplittableRandom random = new SplittableRandom(15);
     int n = 19;
     for (String name : NAMES) {
-      for (int d : new int[] {600, 5000}) {
-        int m = d == 600 ? d + 7 : 40; // few features at p = 8192: Fastfood draws p normals each
+      for (int d : new int[] {9, 90, 600, 5000}) {
+        int m = d <= 600 ? Math.max(d + 7, 300) : 40; // few features at p = 8192: Fastfood draws p normals each
         Projection projection = create(name, 8, 3.0, d, m);
         float[] x = randomRows(random, n * d);
         int first = 3;

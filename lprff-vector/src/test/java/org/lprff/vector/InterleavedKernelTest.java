@@ -1,0 +1,102 @@
+package org.lprff.vector;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The interleaved-layout operations of the structured projections. All are exact (moves and one
+ * multiply per element), so both bodies must equal the definition bit for bit, for the lane-wide
+ * width the projections use and for other widths (the vector body's general and scalar paths).
+ */
+class InterleavedKernelTest {
+
+  private static final int LANES = VectorShape.FLOAT.length();
+  private static final int[] WIDTHS = {1, 3, LANES - 1, LANES, LANES + 1, 2 * LANES};
+  private static final int[] LENGTHS = {1, 2, 7, 8, 9, 16, 17, 64, 100};
+
+  private final InterleavedKernel scalar = new ScalarInterleaved();
+  private final InterleavedKernel vector = new VectorInterleaved();
+  private final SplittableRandom random = new SplittableRandom(23);
+
+  @Test
+  void scaleAndPermuteScaleMatchTheDefinition() {
+    for (int width : WIDTHS) {
+      for (int n : LENGTHS) {
+        float[] src = randomFloats(n * width);
+        float[] diagonal = randomFloats(n);
+        int[] permutation = RandomParameters.permutation(5, 7, n);
+        float[] scaled = new float[n * width];
+        float[] permuted = new float[n * width];
+        for (int i = 0; i < n; i++) {
+          for (int c = 0; c < width; c++) {
+            scaled[i * width + c] = src[i * width + c] * diagonal[i];
+            permuted[i * width + c] = diagonal[i] * src[permutation[i] * width + c];
+          }
+        }
+        String where = "width " + width + ", n " + n;
+        for (InterleavedKernel body : new InterleavedKernel[] {scalar, vector}) {
+          String name = body.getClass().getSimpleName() + ", " + where;
+          float[] out = new float[n * width];
+          body.scale(src, diagonal, out, n, width);
+          assertArrayEquals(scaled, out, name);
+          float[] inPlace = src.clone();
+          body.scale(inPlace, diagonal, inPlace, n, width);
+          assertArrayEquals(scaled, inPlace, "in place, " + name);
+          float[] moved = new float[n * width];
+          body.permuteScale(src, permutation, diagonal, moved, n, width);
+          assertArrayEquals(permuted, moved, name);
+        }
+      }
+    }
+  }
+
+  /**
+   * Into the layout and out again: counts around whole 8 x 8 tiles (the vector transpose) and
+   * windows that start inside the layout, written at an offset with a row stride.
+   */
+  @Test
+  void interleaveAndDeinterleaveMatchTheDefinition() {
+    for (int width : WIDTHS) {
+      for (int length : LENGTHS) {
+        int rowStride = length + 3;
+        float[] rows = randomFloats(2 + width * rowStride);
+        float[] expected = new float[(length + 5) * width];
+        for (int c = 0; c < width; c++) {
+          for (int i = 0; i < length; i++) {
+            expected[i * width + c] = rows[2 + c * rowStride + i];
+          }
+        }
+        for (InterleavedKernel body : new InterleavedKernel[] {scalar, vector}) {
+          String name = body.getClass().getSimpleName() + ", width " + width + ", length " + length;
+          float[] layout = new float[(length + 5) * width];
+          body.interleave(rows, 2, rowStride, length, layout, width);
+          assertArrayEquals(expected, layout, name);
+
+          for (int first : new int[] {0, 1, length / 2}) {
+            int count = length - first;
+            int outStride = count + 2;
+            float[] out = randomFloats(3 + width * outStride);
+            float[] wanted = out.clone();
+            for (int c = 0; c < width; c++) {
+              for (int e = 0; e < count; e++) {
+                wanted[3 + c * outStride + e] = layout[(first + e) * width + c];
+              }
+            }
+            body.deinterleave(layout, first, count, width, out, 3, outStride);
+            assertArrayEquals(wanted, out, name + ", first " + first);
+          }
+        }
+      }
+    }
+  }
+
+  private float[] randomFloats(int n) {
+    float[] x = new float[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = (float) (random.nextDouble() * 4 - 2);
+    }
+    return x;
+  }
+}
