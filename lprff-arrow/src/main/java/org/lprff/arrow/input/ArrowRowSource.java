@@ -32,8 +32,8 @@ import org.lprff.arrow.ArrowSegments;
  * Rows of an Arrow IPC file or stream, streamed in batches of floats.
  *
  * <ul>
- *   <li><b>Format</b>: the IPC file format (it starts with the magic {@code ARROW1}; Feather v2
- *       is the same) or the IPC stream format (it starts with the continuation marker {@code
+ *   <li><b>Format</b>: the IPC file format (it starts with the magic {@code ARROW1}; Feather v2 is
+ *       the same) or the IPC stream format (it starts with the continuation marker {@code
  *       0xFFFFFFFF}), told apart by content. Compressed IPC buffers and dictionary-encoded columns
  *       are not supported.
  *   <li><b>Columns</b>: either every feature column is a number (Float32, Float64, signed Int8 ..
@@ -43,12 +43,12 @@ import org.lprff.arrow.ArrowSegments;
  *       schema's fields, as for CSV, and must be a number.
  *   <li><b>Errors</b> ({@link InputFormatException}) name the column (name and schema index) and
  *       the 0-based row: nulls, NaN and infinities, Float64 values beyond float, other types.
- *   <li><b>Memory</b>: the reader holds one of the file's record batches at a time (its size is
- *       the writer's choice) and one batch of {@link #maxBatchRows()} floats; record batches are
- *       joined or split so that every batch but the last is full.
+ *   <li><b>Memory</b>: the reader holds one of the file's record batches at a time (its size is the
+ *       writer's choice) and one batch of {@link #maxBatchRows()} floats; record batches are joined
+ *       or split so that every batch but the last is full.
  *   <li><b>Allocation</b>: buffers come from a child of the allocator given at open (or of a root
- *       allocator owned by the source); {@link #close()} releases them all and closes the child,
- *       so the parent's outstanding bytes return to what they were.
+ *       allocator owned by the source); {@link #close()} releases them all and closes the child, so
+ *       the parent's outstanding bytes return to what they were.
  * </ul>
  */
 public final class ArrowRowSource implements RowSource {
@@ -100,18 +100,24 @@ public final class ArrowRowSource implements RowSource {
   private final boolean fileFormat;
   private final int labelField;
   private final Kind labelKind;
+
   /** Schema indices of the numeric feature columns; empty in list mode. */
   private final int[] featureFields;
+
   private final Kind[] featureKinds;
+
   /** Schema index of the FixedSizeList column, or -1. */
   private final int listField;
+
   private final int columns;
   private final List<String> columnNames;
   private final int maxBatchRows;
   private final float[] values;
   private final float[] labels;
+
   /** Position in the loaded record batch, its row count and the id of its first row. */
   private int position;
+
   private int count;
   private long recordBatchFirstRow;
   private long rowsRead;
@@ -134,7 +140,9 @@ public final class ArrowRowSource implements RowSource {
       FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
       try {
         opened =
-            fileFormat ? new ArrowFileReader(channel, child) : new ArrowStreamReader(channel, child);
+            fileFormat
+                ? new ArrowFileReader(channel, child)
+                : new ArrowStreamReader(channel, child);
       } catch (RuntimeException e) {
         channel.close();
         throw e;
@@ -146,7 +154,8 @@ public final class ArrowRowSource implements RowSource {
       List<Field> fields = schema.getFields();
       List<String> names = fields.stream().map(Field::getName).toList();
       this.labelField = label.resolve(names, source);
-      this.labelKind = labelField >= 0 ? requireNumber(fields.get(labelField), labelField, "label") : null;
+      this.labelKind =
+          labelField >= 0 ? requireNumber(fields.get(labelField), labelField, "label") : null;
 
       List<Integer> featureIndices = new ArrayList<>();
       int list = -1;
@@ -171,7 +180,9 @@ public final class ArrowRowSource implements RowSource {
             }
           }
           throw new InputFormatException(
-              source + ": a FixedSizeList feature column ('" + names.get(list)
+              source
+                  + ": a FixedSizeList feature column ('"
+                  + names.get(list)
                   + "') must be the only feature column besides the label; also found "
                   + others);
         }
@@ -180,20 +191,21 @@ public final class ArrowRowSource implements RowSource {
         this.featureFields = new int[0];
         this.featureKinds = new Kind[0];
         String listName = names.get(list);
-        this.columnNames = new AbstractList<>() {
-          @Override
-          public String get(int index) {
-            if (index < 0 || index >= columns) {
-              throw new IndexOutOfBoundsException(index);
-            }
-            return listName + "[" + index + "]";
-          }
+        this.columnNames =
+            new AbstractList<>() {
+              @Override
+              public String get(int index) {
+                if (index < 0 || index >= columns) {
+                  throw new IndexOutOfBoundsException(index);
+                }
+                return listName + "[" + index + "]";
+              }
 
-          @Override
-          public int size() {
-            return columns;
-          }
-        };
+              @Override
+              public int size() {
+                return columns;
+              }
+            };
       } else {
         this.listField = -1;
         this.columns = featureIndices.size();
@@ -222,8 +234,8 @@ public final class ArrowRowSource implements RowSource {
   /**
    * An Arrow IPC file or stream source.
    *
-   * @param allocator the parent of the source's child allocator, or null for a root allocator
-   *     owned (and closed) by the source
+   * @param allocator the parent of the source's child allocator, or null for a root allocator owned
+   *     (and closed) by the source
    */
   public static ArrowRowSource open(
       Path path, BufferAllocator allocator, LabelColumn label, int maxBatchRows)
@@ -326,7 +338,14 @@ public final class ArrowRowSource implements RowSource {
 
   /** Column {@code field}'s rows [from, from + k) to {@code out[start + r * stride]}. */
   private void copyColumn(
-      FieldVector vector, int field, Kind kind, int from, int k, float[] out, int start, int stride) {
+      FieldVector vector,
+      int field,
+      Kind kind,
+      int from,
+      int k,
+      float[] out,
+      int start,
+      int stride) {
     requireNoNulls(vector, field, from, k, -1);
     ArrowBuf data = vector.getDataBuffer();
     int o = start;
@@ -366,7 +385,9 @@ public final class ArrowRowSource implements RowSource {
           float f = (float) v;
           if (!Float.isFinite(f)) {
             throw valueError(
-                field, -1, i,
+                field,
+                -1,
+                i,
                 "value " + v + (Double.isFinite(v) ? " overflows float" : " is not finite"));
           }
           out[o] = f;
@@ -384,7 +405,9 @@ public final class ArrowRowSource implements RowSource {
       for (long e = first; e < first + count; e++) {
         if (elements.isNull((int) e)) {
           throw valueError(
-              listField, (int) (e % columns), (int) (e / columns),
+              listField,
+              (int) (e % columns),
+              (int) (e / columns),
               "null value (nulls are not allowed)");
         }
       }
@@ -412,7 +435,8 @@ public final class ArrowRowSource implements RowSource {
 
   /** "column 'x' (index 2) [element 5] at row 17: what", row as a 0-based source row id. */
   private InputFormatException valueError(int field, int element, int rowInBatch, String what) {
-    String column = "column '" + schema.getFields().get(field).getName() + "' (index " + field + ")";
+    String column =
+        "column '" + schema.getFields().get(field).getName() + "' (index " + field + ")";
     if (element >= 0) {
       column += " element " + element;
     }
@@ -424,8 +448,17 @@ public final class ArrowRowSource implements RowSource {
     Kind kind = Kind.of(field.getType());
     if (kind == null || field.getDictionary() != null) {
       throw new InputFormatException(
-          source + ": " + role + " column '" + field.getName() + "' (index " + index
-              + ") has type " + describe(field) + "; " + SUPPORTED);
+          source
+              + ": "
+              + role
+              + " column '"
+              + field.getName()
+              + "' (index "
+              + index
+              + ") has type "
+              + describe(field)
+              + "; "
+              + SUPPORTED);
     }
     return kind;
   }
@@ -440,13 +473,25 @@ public final class ArrowRowSource implements RowSource {
             && children.get(0).getDictionary() == null;
     if (!floats || field.getDictionary() != null) {
       throw new InputFormatException(
-          source + ": feature column '" + field.getName() + "' (index " + index + ") has type "
-              + describe(field) + "; a list feature column must be FixedSizeList<Float32>");
+          source
+              + ": feature column '"
+              + field.getName()
+              + "' (index "
+              + index
+              + ") has type "
+              + describe(field)
+              + "; a list feature column must be FixedSizeList<Float32>");
     }
     if (size < 1) {
       throw new InputFormatException(
-          source + ": feature column '" + field.getName() + "' (index " + index
-              + ") is a FixedSizeList of " + size + " elements; expected at least 1");
+          source
+              + ": feature column '"
+              + field.getName()
+              + "' (index "
+              + index
+              + ") is a FixedSizeList of "
+              + size
+              + " elements; expected at least 1");
     }
     return size;
   }
@@ -469,8 +514,10 @@ public final class ArrowRowSource implements RowSource {
       return false;
     }
     throw new InputFormatException(
-        source + " is neither an Arrow IPC file (magic ARROW1) nor an IPC stream (continuation"
-            + " marker 0xFFFFFFFF); found " + hex(head));
+        source
+            + " is neither an Arrow IPC file (magic ARROW1) nor an IPC stream (continuation"
+            + " marker 0xFFFFFFFF); found "
+            + hex(head));
   }
 
   private static String hex(byte[] bytes) {
@@ -494,8 +541,8 @@ public final class ArrowRowSource implements RowSource {
   }
 
   /**
-   * Closes the reader (its vectors and channel), then the child allocator, then an owned root,
-   * each even when an earlier one fails; the first failure is thrown or added to {@code primary}.
+   * Closes the reader (its vectors and channel), then the child allocator, then an owned root, each
+   * even when an earlier one fails; the first failure is thrown or added to {@code primary}.
    */
   private static void closeAll(
       ArrowReader reader, BufferAllocator child, RootAllocator root, Throwable primary)

@@ -12,12 +12,12 @@ import java.util.List;
  *
  * <ul>
  *   <li><b>Header</b>: required, the first non-blank line (a UTF-8 byte order mark is skipped).
- *       Names may be quoted ({@code "carat"}, with {@code ""} for a quote inside); the label
- *       column is chosen among them by {@link LabelColumn}; the others are the features, in file
- *       order. Duplicate names are allowed unless the label is chosen by that name.
- *   <li><b>Cells</b>: decimal numbers, optionally quoted, with optional spaces or tabs around
- *       (tabs count as space unless the separator is a tab). NaN, infinities, values beyond float
- *       and empty cells are errors; numbers are rounded exactly to float ({@link DecimalParser}).
+ *       Names may be quoted ({@code "carat"}, with {@code ""} for a quote inside); the label column
+ *       is chosen among them by {@link LabelColumn}; the others are the features, in file order.
+ *       Duplicate names are allowed unless the label is chosen by that name.
+ *   <li><b>Cells</b>: decimal numbers, optionally quoted, with optional spaces or tabs around (tabs
+ *       count as space unless the separator is a tab). NaN, infinities, values beyond float and
+ *       empty cells are errors; numbers are rounded exactly to float ({@link DecimalParser}).
  *   <li><b>Lines</b>: {@code \n} or {@code \r\n}; blank lines (anywhere) are skipped but still
  *       counted in line numbers. A quoted cell cannot span lines. The separator is one ASCII
  *       character, {@code ,} by default; bytes are read as UTF-8 (names) and ASCII (numbers).
@@ -26,11 +26,11 @@ import java.util.List;
  *
  * <p>Errors are {@link InputFormatException}s naming the file, the 1-based physical line (the
  * header is line 1 when the file has no leading blank line), the column's name and 0-based index,
- * and the text: a row whose cell count differs from the header's, a non-numeric or non-finite
- * cell, an unknown label column (listing the names), a file without header or data rows.
+ * and the text: a row whose cell count differs from the header's, a non-numeric or non-finite cell,
+ * an unknown label column (listing the names), a file without header or data rows.
  *
- * <p>Memory: one batch of values plus a line buffer that grows only for a line longer than 64
- * KiB. Cells are parsed in place from the byte buffer, without a String per cell.
+ * <p>Memory: one batch of values plus a line buffer that grows only for a line longer than 64 KiB.
+ * Cells are parsed in place from the byte buffer, without a String per cell.
  */
 public final class CsvRowSource implements RowSource {
 
@@ -44,8 +44,10 @@ public final class CsvRowSource implements RowSource {
   private final List<String> header;
   private final List<String> columnNames;
   private final int labelIndex;
+
   /** For each cell of a row: its feature column, or -1 for the label. */
   private final int[] destination;
+
   private final int columns;
   private final int maxBatchRows;
   private final float[] values;
@@ -59,10 +61,16 @@ public final class CsvRowSource implements RowSource {
     if (path == null || label == null) {
       throw new IllegalArgumentException("path and label must not be null");
     }
-    if (separator == '"' || separator == '\n' || separator == '\r' || separator == ' '
+    if (separator == '"'
+        || separator == '\n'
+        || separator == '\r'
+        || separator == ' '
         || separator > 127) {
       throw new IllegalArgumentException(
-          "separator '" + separator + "' (U+" + String.format("%04X", (int) separator)
+          "separator '"
+              + separator
+              + "' (U+"
+              + String.format("%04X", (int) separator)
               + ") must be one ASCII character other than a quote, space or line break");
     }
     this.source = path.toString();
@@ -79,8 +87,10 @@ public final class CsvRowSource implements RowSource {
       this.columns = header.size() - (labelIndex >= 0 ? 1 : 0);
       if (columns == 0) {
         throw new InputFormatException(
-            source + ": no feature columns: the header has only the label column '"
-                + header.get(labelIndex) + "'");
+            source
+                + ": no feature columns: the header has only the label column '"
+                + header.get(labelIndex)
+                + "'");
       }
       this.destination = new int[header.size()];
       List<String> names = new ArrayList<>(columns);
@@ -242,7 +252,9 @@ public final class CsvRowSource implements RowSource {
     }
   }
 
-  /** Index of the quote closing a cell opened at {@code from - 1}; {@code ""} is an escaped quote. */
+  /**
+   * Index of the quote closing a cell opened at {@code from - 1}; {@code ""} is an escaped quote.
+   */
   private int closingQuote(byte[] b, int from, int end, int cell) {
     for (int q = from; q < end; q++) {
       if (b[q] == '"') {
@@ -281,14 +293,26 @@ public final class CsvRowSource implements RowSource {
 
   private InputFormatException raggedError(int count) {
     return new InputFormatException(
-        source + " line " + lines.lineNumber() + " has " + count + " cells, header has "
+        source
+            + " line "
+            + lines.lineNumber()
+            + " has "
+            + count
+            + " cells, header has "
             + header.size());
   }
 
   private InputFormatException cellError(int cell, String what) {
     return new InputFormatException(
-        source + " line " + lines.lineNumber() + ", column '" + header.get(cell) + "' (index "
-            + cell + "): " + what);
+        source
+            + " line "
+            + lines.lineNumber()
+            + ", column '"
+            + header.get(cell)
+            + "' (index "
+            + cell
+            + "): "
+            + what);
   }
 
   private static String text(byte[] b, int from, int to) {
@@ -300,7 +324,9 @@ public final class CsvRowSource implements RowSource {
     byte[] b = lines.buffer();
     int end = lines.end();
     int p = lines.start();
-    if (end - p >= 3 && (b[p] & 0xff) == 0xEF && (b[p + 1] & 0xff) == 0xBB
+    if (end - p >= 3
+        && (b[p] & 0xff) == 0xEF
+        && (b[p + 1] & 0xff) == 0xBB
         && (b[p + 2] & 0xff) == 0xBF) {
       p += 3;
     }
@@ -316,8 +342,14 @@ public final class CsvRowSource implements RowSource {
         while (true) {
           if (q >= end) {
             throw new InputFormatException(
-                source + " line " + lines.lineNumber() + " (header), column " + names.size()
-                    + ": '" + text(b, p, end) + "' has no closing quote");
+                source
+                    + " line "
+                    + lines.lineNumber()
+                    + " (header), column "
+                    + names.size()
+                    + ": '"
+                    + text(b, p, end)
+                    + "' has no closing quote");
           }
           if (b[q] == '"') {
             if (q + 1 < end && b[q + 1] == '"') {
@@ -335,8 +367,14 @@ public final class CsvRowSource implements RowSource {
         }
         if (p < end && b[p] != separator) {
           throw new InputFormatException(
-              source + " line " + lines.lineNumber() + " (header), column " + names.size()
-                  + " ('" + InputFiles.shorten(name) + "'): text after the closing quote");
+              source
+                  + " line "
+                  + lines.lineNumber()
+                  + " (header), column "
+                  + names.size()
+                  + " ('"
+                  + InputFiles.shorten(name)
+                  + "'): text after the closing quote");
         }
       } else {
         int from = p;

@@ -8,12 +8,12 @@ import java.nio.charset.StandardCharsets;
  * <p>Grammar (strict; no surrounding whitespace, no hex, no {@code f}/{@code d} suffix): {@code
  * [+-]? (digits [. digits?]? | . digits) ([eE] [+-]? digits)?}.
  *
- * <p><b>Exactly rounded.</b> Most values take Clinger's fast path: when the decimal significand
- * m (leading zeros dropped) is at most 2^24 and the decimal exponent e is within [-10, 10], both m
+ * <p><b>Exactly rounded.</b> Most values take Clinger's fast path: when the decimal significand m
+ * (leading zeros dropped) is at most 2^24 and the decimal exponent e is within [-10, 10], both m
  * and 10^|e| are exact floats (5^10 < 2^24), so one float multiplication or division, itself
- * correctly rounded, gives the correctly rounded result. Every other value that matches the
- * grammar goes to {@link Float#parseFloat}, which is correctly rounded too. (Going through double
- * would round twice and can be off by one ulp, so this parser never does.)
+ * correctly rounded, gives the correctly rounded result. Every other value that matches the grammar
+ * goes to {@link Float#parseFloat}, which is correctly rounded too. (Going through double would
+ * round twice and can be off by one ulp, so this parser never does.)
  */
 final class DecimalParser {
 
@@ -150,7 +150,9 @@ final class DecimalParser {
     if (i < to && (bytes[i] == '-' || bytes[i] == '+')) {
       i++;
     }
-    String word = new String(bytes, i, to - i, StandardCharsets.ISO_8859_1).toLowerCase(java.util.Locale.ROOT);
+    String word =
+        new String(bytes, i, to - i, StandardCharsets.ISO_8859_1)
+            .toLowerCase(java.util.Locale.ROOT);
     return switch (word) {
       case "nan", "inf", "infinity" -> Problem.NON_FINITE;
       default -> Problem.SYNTAX;

@@ -8,8 +8,8 @@ import java.util.AbstractList;
 import java.util.List;
 
 /**
- * Images of an IDX file (the MNIST / Fashion-MNIST format) as rows of pixels, with the labels of
- * an optional second IDX file, streamed in batches.
+ * Images of an IDX file (the MNIST / Fashion-MNIST format) as rows of pixels, with the labels of an
+ * optional second IDX file, streamed in batches.
  *
  * <ul>
  *   <li>Images: magic {@code 0x00000803} (unsigned bytes, 3 dimensions), big-endian count, rows,
@@ -22,9 +22,9 @@ import java.util.List;
  *       1/255 this is exactly the correctly rounded p / 255 for every p (checked by the tests).
  * </ul>
  *
- * <p>A file shorter than its header promises, or longer, is an {@link InputFormatException}
- * naming the expected and actual byte counts (of the decompressed content); so is a wrong magic
- * number or a count mismatch between the two files.
+ * <p>A file shorter than its header promises, or longer, is an {@link InputFormatException} naming
+ * the expected and actual byte counts (of the decompressed content); so is a wrong magic number or
+ * a count mismatch between the two files.
  */
 public final class IdxRowSource implements RowSource {
 
@@ -65,25 +65,39 @@ public final class IdxRowSource implements RowSource {
       imageCount = header[0];
       imageRows = header[1];
       imageColumns = header[2];
-      if ((long) imageRows * imageColumns > Integer.MAX_VALUE - 8 || imageRows * imageColumns == 0) {
+      if ((long) imageRows * imageColumns > Integer.MAX_VALUE - 8
+          || imageRows * imageColumns == 0) {
         throw new InputFormatException(
-            imagesFile.name + ": images of " + imageRows + "x" + imageColumns
+            imagesFile.name
+                + ": images of "
+                + imageRows
+                + "x"
+                + imageColumns
                 + " pixels are not supported (expected 1 .. 2^31 - 9 pixels)");
       }
       columns = imageRows * imageColumns;
       imagesFile.expectedBytes = IMAGES_HEADER_BYTES + (long) imageCount * columns;
       if (labelsPath != null) {
         labelsFile = new Part(labelsPath, InputFiles.open(labelsPath));
-        int labelCount = labelsFile.header(LABELS_MAGIC, 1, "labels (unsigned bytes, 1 dimension)")[0];
+        int labelCount =
+            labelsFile.header(LABELS_MAGIC, 1, "labels (unsigned bytes, 1 dimension)")[0];
         labelsFile.expectedBytes = LABELS_HEADER_BYTES + (long) labelCount;
         if (labelCount != imageCount) {
           throw new InputFormatException(
-              "images file " + imagesFile.name + " has " + imageCount + " images but labels file "
-                  + labelsFile.name + " has " + labelCount + " labels");
+              "images file "
+                  + imagesFile.name
+                  + " has "
+                  + imageCount
+                  + " images but labels file "
+                  + labelsFile.name
+                  + " has "
+                  + labelCount
+                  + " labels");
         }
       }
       if (imageCount == 0) {
-        throw new InputFormatException(imagesFile.name + ": no data rows (the header counts 0 images)");
+        throw new InputFormatException(
+            imagesFile.name + ": no data rows (the header counts 0 images)");
       }
       this.maxBatchRows = InputFiles.requireBatchRows(maxBatchRows, columns, imagesFile.name);
     } catch (IOException | RuntimeException e) {
@@ -221,7 +235,11 @@ public final class IdxRowSource implements RowSource {
       bytesRead += got;
       if (got < 4) {
         throw new InputFormatException(
-            name + " is truncated: expected a " + head.length + "-byte IDX header, found " + got
+            name
+                + " is truncated: expected a "
+                + head.length
+                + "-byte IDX header, found "
+                + got
                 + " bytes");
       }
       int found = readInt(head, 0);
@@ -233,7 +251,11 @@ public final class IdxRowSource implements RowSource {
       }
       if (got < head.length) {
         throw new InputFormatException(
-            name + " is truncated: expected a " + head.length + "-byte IDX header, found " + got
+            name
+                + " is truncated: expected a "
+                + head.length
+                + "-byte IDX header, found "
+                + got
                 + " bytes");
       }
       int[] sizes = new int[dimensions];
@@ -241,7 +263,11 @@ public final class IdxRowSource implements RowSource {
         sizes[i] = readInt(head, 4 + 4 * i);
         if (sizes[i] < 0) {
           throw new InputFormatException(
-              name + ": dimension " + i + " of the header is " + Integer.toUnsignedLong(sizes[i])
+              name
+                  + ": dimension "
+                  + i
+                  + " of the header is "
+                  + Integer.toUnsignedLong(sizes[i])
                   + ", too large");
         }
       }
@@ -275,20 +301,28 @@ public final class IdxRowSource implements RowSource {
       }
       if (extra >= 0) {
         throw new InputFormatException(
-            name + " is longer than its header says: expected " + expectedBytes
+            name
+                + " is longer than its header says: expected "
+                + expectedBytes
                 + " bytes, found more");
       }
     }
 
     private InputFormatException truncated(Throwable cause) {
       return new InputFormatException(
-          name + " is truncated: the header promises " + expectedBytes + " bytes, found "
-              + bytesRead + (cause != null ? " (" + cause.getMessage() + ")" : ""),
+          name
+              + " is truncated: the header promises "
+              + expectedBytes
+              + " bytes, found "
+              + bytesRead
+              + (cause != null ? " (" + cause.getMessage() + ")" : ""),
           cause);
     }
 
     private static int readInt(byte[] b, int at) {
-      return (b[at] & 0xff) << 24 | (b[at + 1] & 0xff) << 16 | (b[at + 2] & 0xff) << 8
+      return (b[at] & 0xff) << 24
+          | (b[at + 1] & 0xff) << 16
+          | (b[at + 2] & 0xff) << 8
           | (b[at + 3] & 0xff);
     }
 

@@ -66,7 +66,11 @@ final class InputFiles {
     }
     if ((long) maxBatchRows * Math.max(1, columns) > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException(
-          source + ": a batch of " + maxBatchRows + " rows x " + columns
+          source
+              + ": a batch of "
+              + maxBatchRows
+              + " rows x "
+              + columns
               + " columns does not fit in one float array; use a smaller batch");
     }
     return maxBatchRows;

@@ -128,8 +128,11 @@ public sealed interface LabelColumn {
     }
     if (text.startsWith("#")) {
       throw new IllegalArgumentException(
-          "label column '" + text + "': '#' must be followed by a 0-based index (use name:"
-              + text + " for a column of that name)");
+          "label column '"
+              + text
+              + "': '#' must be followed by a 0-based index (use name:"
+              + text
+              + " for a column of that name)");
     }
     return new Named(text);
   }
@@ -149,8 +152,14 @@ public sealed interface LabelColumn {
       case Index(int index) -> {
         if (index >= names.size()) {
           throw new InputFormatException(
-              source + ": label column index " + index + " is out of range: there are "
-                  + names.size() + " columns (0.." + (names.size() - 1) + ")");
+              source
+                  + ": label column index "
+                  + index
+                  + " is out of range: there are "
+                  + names.size()
+                  + " columns (0.."
+                  + (names.size() - 1)
+                  + ")");
         }
         yield index;
       }
@@ -163,13 +172,23 @@ public sealed interface LabelColumn {
         }
         if (found.isEmpty()) {
           throw new InputFormatException(
-              source + ": no column named '" + name + "' for the label; columns: "
+              source
+                  + ": no column named '"
+                  + name
+                  + "' for the label; columns: "
                   + String.join(", ", names));
         }
         if (found.size() > 1) {
           throw new InputFormatException(
-              source + ": label column name '" + name + "' appears " + found.size()
-                  + " times (indices " + found + "); choose one by index, e.g. #" + found.get(0));
+              source
+                  + ": label column name '"
+                  + name
+                  + "' appears "
+                  + found.size()
+                  + " times (indices "
+                  + found
+                  + "); choose one by index, e.g. #"
+                  + found.get(0));
         }
         yield found.get(0);
       }

@@ -28,8 +28,13 @@ public final class Labels {
       float label = labels[r];
       if (!(label >= 0 && label <= MAX_CLASS_INDEX && label == Math.rint(label))) {
         throw new IllegalArgumentException(
-            "label of row " + (firstRowId + r) + " is " + label
-                + ", not a class index (an integer in 0.." + MAX_CLASS_INDEX + ")");
+            "label of row "
+                + (firstRowId + r)
+                + " is "
+                + label
+                + ", not a class index (an integer in 0.."
+                + MAX_CLASS_INDEX
+                + ")");
       }
       largest = Math.max(largest, (int) label);
     }

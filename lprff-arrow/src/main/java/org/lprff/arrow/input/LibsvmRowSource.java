@@ -17,15 +17,15 @@ import java.util.List;
  *   <li>Tokens are separated by spaces or tabs; text from {@code #} to the end of a line is a
  *       comment; blank lines are skipped. Numbers follow {@link DecimalParser} (exact float
  *       rounding; NaN and infinities are errors).
- *   <li>The dimension is either given, and an index beyond it is an error, or 0: then a first
- *       pass over the file (at open) finds the largest index and checks every line, so the second
- *       pass cannot fail on content. Either way memory stays bounded by the batch.
+ *   <li>The dimension is either given, and an index beyond it is an error, or 0: then a first pass
+ *       over the file (at open) finds the largest index and checks every line, so the second pass
+ *       cannot fail on content. Either way memory stays bounded by the batch.
  *   <li>Columns are named {@code f1 .. fd} after their LIBSVM index.
  *   <li>Gzip is recognized by its magic bytes.
  * </ul>
  *
- * <p>Errors are {@link InputFormatException}s naming the file, the 1-based line, the 1-based
- * token (the label is token 1) and its text.
+ * <p>Errors are {@link InputFormatException}s naming the file, the 1-based line, the 1-based token
+ * (the label is token 1) and its text.
  */
 public final class LibsvmRowSource implements RowSource {
 
@@ -208,7 +208,11 @@ public final class LibsvmRowSource implements RowSource {
       int index = index(reader, token, b, from, colon, p);
       if (index <= previous) {
         throw tokenError(
-            reader, token, b, from, p,
+            reader,
+            token,
+            b,
+            from,
+            p,
             "has index " + index + " after index " + previous + ": indices must increase");
       }
       if (index > dimension) {
@@ -255,8 +259,16 @@ public final class LibsvmRowSource implements RowSource {
     } catch (DecimalParser.BadNumber e) {
       String what = token == 1 ? "label" : "value";
       throw tokenError(
-          reader, token, b, tokenFrom, tokenTo,
-          "has a " + what + " '" + new String(b, from, to - from, StandardCharsets.UTF_8) + "' that "
+          reader,
+          token,
+          b,
+          tokenFrom,
+          tokenTo,
+          "has a "
+              + what
+              + " '"
+              + new String(b, from, to - from, StandardCharsets.UTF_8)
+              + "' that "
               + e.problem.description);
     }
   }

@@ -8,8 +8,8 @@ import java.util.Arrays;
 /**
  * Lines of a byte stream, handed out in place: after {@link #next()} the current line is {@code
  * buffer()[start(), end())}, without its {@code \n} or {@code \r\n}. The buffer holds at least one
- * whole line and grows only for a line longer than it (up to {@link #MAX_LINE_BYTES}), so memory
- * is bounded by the longest line, not the stream.
+ * whole line and grows only for a line longer than it (up to {@link #MAX_LINE_BYTES}), so memory is
+ * bounded by the longest line, not the stream.
  */
 final class LineReader implements Closeable {
 

@@ -27,12 +27,19 @@ public record RowBatch(float[] values, int rows, int columns, float[] labels, lo
       throw new IllegalArgumentException("values is null");
     }
     if (rows < 0 || columns < 0) {
-      throw new IllegalArgumentException("rows " + rows + " and columns " + columns + " must be >= 0");
+      throw new IllegalArgumentException(
+          "rows " + rows + " and columns " + columns + " must be >= 0");
     }
     if ((long) rows * columns > values.length) {
       throw new IllegalArgumentException(
-          "values has length " + values.length + ", expected at least rows * columns = "
-              + rows + " * " + columns + " = " + (long) rows * columns);
+          "values has length "
+              + values.length
+              + ", expected at least rows * columns = "
+              + rows
+              + " * "
+              + columns
+              + " = "
+              + (long) rows * columns);
     }
     if (labels != null && labels.length < rows) {
       throw new IllegalArgumentException(
@@ -73,7 +80,9 @@ public record RowBatch(float[] values, int rows, int columns, float[] labels, lo
     return firstRowId + rows;
   }
 
-  /** A batch with its own arrays, trimmed to exactly {@code rows * columns} values and rows labels. */
+  /**
+   * A batch with its own arrays, trimmed to exactly {@code rows * columns} values and rows labels.
+   */
   public RowBatch copy() {
     return new RowBatch(
         Arrays.copyOf(values, rows * columns),
@@ -110,7 +119,14 @@ public record RowBatch(float[] values, int rows, int columns, float[] labels, lo
 
   @Override
   public String toString() {
-    return "RowBatch[rows=" + rows + ", columns=" + columns + ", firstRowId=" + firstRowId
-        + ", labels=" + (labels != null) + "]";
+    return "RowBatch[rows="
+        + rows
+        + ", columns="
+        + columns
+        + ", firstRowId="
+        + firstRowId
+        + ", labels="
+        + (labels != null)
+        + "]";
   }
 }

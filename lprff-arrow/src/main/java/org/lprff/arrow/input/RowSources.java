@@ -80,8 +80,14 @@ public final class RowSources {
     /** Detect the format, 4096-row batches, no label, {@code ,}, scan LIBSVM, pixels / 255. */
     public static Options defaults() {
       return new Options(
-          Format.AUTO, DEFAULT_BATCH_ROWS, LabelColumn.NONE, CsvRowSource.DEFAULT_SEPARATOR, 0,
-          null, IdxRowSource.DEFAULT_SCALE, null);
+          Format.AUTO,
+          DEFAULT_BATCH_ROWS,
+          LabelColumn.NONE,
+          CsvRowSource.DEFAULT_SEPARATOR,
+          0,
+          null,
+          IdxRowSource.DEFAULT_SCALE,
+          null);
     }
 
     public Options withFormat(Format format) {
@@ -142,7 +148,8 @@ public final class RowSources {
     }
     Format format = options.format() == Format.AUTO ? detect(path) : options.format();
     return switch (format) {
-      case CSV -> CsvRowSource.open(path, options.label(), options.separator(), options.maxBatchRows());
+      case CSV ->
+          CsvRowSource.open(path, options.label(), options.separator(), options.maxBatchRows());
       case LIBSVM -> LibsvmRowSource.open(path, options.libsvmDimension(), options.maxBatchRows());
       case IDX ->
           IdxRowSource.open(path, options.idxLabels(), options.idxScale(), options.maxBatchRows());
@@ -186,7 +193,9 @@ public final class RowSources {
           yield Format.IDX;
         }
         throw new IllegalArgumentException(
-            "cannot tell the format of " + path + ": its content is not Arrow or IDX and its name"
+            "cannot tell the format of "
+                + path
+                + ": its content is not Arrow or IDX and its name"
                 + " ends in none of .csv, .libsvm, .svm, .txt, .idx, -ubyte, .arrow, .arrows,"
                 + " .feather (optionally followed by .gz); choose one with Options.withFormat");
       }

@@ -10,24 +10,24 @@ import java.util.function.LongPredicate;
 
 /**
  * Per-column standardization {@code x' = (x - mean) / std}, with statistics computed in one
- * streaming pass and stored as strings beside the features (Arrow schema metadata), so heldout
- * data is standardized with the training data's numbers.
+ * streaming pass and stored as strings beside the features (Arrow schema metadata), so heldout data
+ * is standardized with the training data's numbers.
  *
  * <ul>
- *   <li><b>Statistics</b>: in double; each batch's mean and sum of squared deviations by two
- *       passes over the batch, merged into the running totals with Chan et al.'s pairwise update,
- *       so the result does not depend on the batch size beyond rounding.
+ *   <li><b>Statistics</b>: in double; each batch's mean and sum of squared deviations by two passes
+ *       over the batch, merged into the running totals with Chan et al.'s pairwise update, so the
+ *       result does not depend on the batch size beyond rounding.
  *   <li><b>std is the sample standard deviation</b>, sqrt(sum (x - mean)^2 / (n - 1)), as pandas'
- *       {@code std()} and R's {@code sd()}. (scikit-learn's StandardScaler uses n; the two differ by
- *       a factor sqrt(n / (n - 1)), 1.00001 on 53,940 rows.)
+ *       {@code std()} and R's {@code sd()}. (scikit-learn's StandardScaler uses n; the two differ
+ *       by a factor sqrt(n / (n - 1)), 1.00001 on 53,940 rows.)
  *   <li><b>Constant columns</b> (every value equal, or a single row) get std 1, so they pass
  *       through shifted to 0 instead of dividing by zero.
  *   <li><b>Applying</b> computes {@code (float) (((double) x - mean) / std)}: the same as numpy's
  *       {@code ((x.astype(np.float64) - mean) / std).astype(np.float32)}.
  *   <li><b>Stored form</b> ({@link #toMap}): {@value #KEY_MEAN} and {@value #KEY_STD} are
  *       comma-separated {@link Double#toString} values, which parse back to the same doubles;
- *       {@value #KEY_COLUMNS} the comma-separated column names with {@code %} and {@code ,}
- *       written as {@code %25} and {@code %2C}.
+ *       {@value #KEY_COLUMNS} the comma-separated column names with {@code %} and {@code ,} written
+ *       as {@code %25} and {@code %2C}.
  * </ul>
  *
  * <p>Immutable and thread-safe; {@link Accumulator} is not.
@@ -51,8 +51,8 @@ public final class Standardization {
   /**
    * A standardization with the given statistics.
    *
-   * @throws IllegalArgumentException when the lengths differ, a mean is not finite, or a std is
-   *     not finite and > 0 (naming the column)
+   * @throws IllegalArgumentException when the lengths differ, a mean is not finite, or a std is not
+   *     finite and > 0 (naming the column)
    */
   public static Standardization of(List<String> columns, double[] mean, double[] std) {
     if (columns == null || mean == null || std == null) {
@@ -60,18 +60,33 @@ public final class Standardization {
     }
     if (mean.length != columns.size() || std.length != columns.size()) {
       throw new IllegalArgumentException(
-          "standardization has " + columns.size() + " columns, " + mean.length + " means and "
-              + std.length + " standard deviations; expected equal counts");
+          "standardization has "
+              + columns.size()
+              + " columns, "
+              + mean.length
+              + " means and "
+              + std.length
+              + " standard deviations; expected equal counts");
     }
     for (int j = 0; j < mean.length; j++) {
       if (!Double.isFinite(mean[j])) {
         throw new IllegalArgumentException(
-            "mean of column '" + columns.get(j) + "' (index " + j + ") is " + mean[j]
+            "mean of column '"
+                + columns.get(j)
+                + "' (index "
+                + j
+                + ") is "
+                + mean[j]
                 + ", expected a finite number");
       }
       if (!(std[j] > 0) || Double.isInfinite(std[j])) {
         throw new IllegalArgumentException(
-            "std of column '" + columns.get(j) + "' (index " + j + ") is " + std[j]
+            "std of column '"
+                + columns.get(j)
+                + "' (index "
+                + j
+                + ") is "
+                + std[j]
                 + ", expected a finite number > 0");
       }
     }
@@ -135,14 +150,23 @@ public final class Standardization {
   public void requireColumns(List<String> names) {
     if (names.size() != columns.size()) {
       throw new IllegalArgumentException(
-          "input has " + names.size() + " columns, standardization was fitted on "
-              + columns.size() + ": " + columns);
+          "input has "
+              + names.size()
+              + " columns, standardization was fitted on "
+              + columns.size()
+              + ": "
+              + columns);
     }
     for (int j = 0; j < names.size(); j++) {
       if (!names.get(j).equals(columns.get(j))) {
         throw new IllegalArgumentException(
-            "input column " + j + " is '" + names.get(j) + "', standardization has '"
-                + columns.get(j) + "'");
+            "input column "
+                + j
+                + " is '"
+                + names.get(j)
+                + "', standardization has '"
+                + columns.get(j)
+                + "'");
       }
     }
   }
@@ -161,8 +185,8 @@ public final class Standardization {
   }
 
   /**
-   * Reads {@link #toMap}'s entries back (other keys are ignored, so a whole schema metadata map
-   * can be passed).
+   * Reads {@link #toMap}'s entries back (other keys are ignored, so a whole schema metadata map can
+   * be passed).
    *
    * @throws IllegalArgumentException for a missing key, a value that is not a number, counts that
    *     differ, a non-finite mean, or a std that is not finite and > 0, naming key and column
@@ -242,8 +266,10 @@ public final class Standardization {
     private final int columns;
     private long count;
     private final double[] mean;
+
     /** Sum of squared deviations from the running mean. */
     private final double[] m2;
+
     private final double[] batchSum;
     private final double[] batchM2;
 

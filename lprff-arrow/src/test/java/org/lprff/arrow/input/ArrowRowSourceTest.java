@@ -22,8 +22,6 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.SmallIntVector;
 import org.apache.arrow.vector.TinyIntVector;
-import org.apache.arrow.vector.UInt4Vector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
@@ -39,7 +37,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Every test writes with Arrow Java into a child allocator and ends with zero bytes outstanding. */
+/**
+ * Every test writes with Arrow Java into a child allocator and ends with zero bytes outstanding.
+ */
 class ArrowRowSourceTest {
 
   @TempDir Path dir;
@@ -60,8 +60,10 @@ class ArrowRowSourceTest {
     assertEquals(0, outstanding, "bytes still allocated after the test");
   }
 
-  private static final ArrowType FLOAT32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
-  private static final ArrowType FLOAT64 = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+  private static final ArrowType FLOAT32 =
+      new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+  private static final ArrowType FLOAT64 =
+      new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
 
   private static Field field(String name, ArrowType type) {
     return new Field(name, FieldType.nullable(type), null);
@@ -117,8 +119,7 @@ class ArrowRowSourceTest {
   }
 
   private InputFormatException failure(Path path, LabelColumn label) {
-    InputFormatException e =
-        assertThrows(InputFormatException.class, () -> read(path, label, 4));
+    InputFormatException e = assertThrows(InputFormatException.class, () -> read(path, label, 4));
     assertEquals(0, allocator.getAllocatedMemory(), "bytes outstanding after a failed read");
     return e;
   }
@@ -167,8 +168,14 @@ class ArrowRowSourceTest {
     }
     for (boolean fileFormat : new boolean[] {true, false}) {
       Path path =
-          write("doubles" + fileFormat, fileFormat, DOUBLES_AND_LABEL, UNEVEN, DOUBLES_AND_LABEL_ROWS);
-      try (ArrowRowSource source = ArrowRowSource.open(path, allocator, LabelColumn.named("label"), 4)) {
+          write(
+              "doubles" + fileFormat,
+              fileFormat,
+              DOUBLES_AND_LABEL,
+              UNEVEN,
+              DOUBLES_AND_LABEL_ROWS);
+      try (ArrowRowSource source =
+          ArrowRowSource.open(path, allocator, LabelColumn.named("label"), 4)) {
         assertEquals(fileFormat, source.isFileFormat());
         assertEquals(List.of("x0", "x1", "x2"), source.columnNames());
         assertEquals(LabelKind.PRESENT, source.label());
@@ -199,7 +206,10 @@ class ArrowRowSourceTest {
     long big = (1L << 40) + 1; // not a float: rounds to 2^40
     Path path =
         write(
-            "types.arrow", true, schema, new int[] {2},
+            "types.arrow",
+            true,
+            schema,
+            new int[] {2},
             (data, row, id) -> {
               int sign = row == 0 ? 1 : -1;
               ((TinyIntVector) data.getVector("i8")).setSafe(row, (byte) (sign * 127));
@@ -222,7 +232,8 @@ class ArrowRowSourceTest {
   private static final int K = 4;
 
   private static final Schema LIST_AND_LABEL =
-      new Schema(List.of(field("label", new ArrowType.Int(32, true)), floatList("features", K, FLOAT32)));
+      new Schema(
+          List.of(field("label", new ArrowType.Int(32, true)), floatList("features", K, FLOAT32)));
 
   private static final RowWriter LIST_AND_LABEL_ROWS =
       (data, row, id) -> {
@@ -247,10 +258,12 @@ class ArrowRowSourceTest {
       labels[id] = 10 + id;
     }
     for (boolean fileFormat : new boolean[] {true, false}) {
-      Path path = write("list" + fileFormat, fileFormat, LIST_AND_LABEL, UNEVEN, LIST_AND_LABEL_ROWS);
+      Path path =
+          write("list" + fileFormat, fileFormat, LIST_AND_LABEL, UNEVEN, LIST_AND_LABEL_ROWS);
       try (ArrowRowSource source = ArrowRowSource.open(path, allocator, LabelColumn.FIRST, 3)) {
         assertEquals(K, source.columns());
-        assertEquals(List.of("features[0]", "features[1]", "features[2]", "features[3]"),
+        assertEquals(
+            List.of("features[0]", "features[1]", "features[2]", "features[3]"),
             source.columnNames());
       }
       for (int batch : new int[] {1, 7, rows}) {
@@ -274,7 +287,10 @@ class ArrowRowSourceTest {
   void nullsNameColumnAndRow() throws IOException {
     Path path =
         write(
-            "nulls.arrow", true, DOUBLES_AND_LABEL, UNEVEN,
+            "nulls.arrow",
+            true,
+            DOUBLES_AND_LABEL,
+            UNEVEN,
             (data, row, id) -> {
               DOUBLES_AND_LABEL_ROWS.set(data, row, id);
               if (id == 6) {
@@ -282,11 +298,16 @@ class ArrowRowSourceTest {
               }
             });
     assertMentions(
-        failure(path, LabelColumn.LAST), path.toString(), "column 'x1' (index 1) at row 6",
+        failure(path, LabelColumn.LAST),
+        path.toString(),
+        "column 'x1' (index 1) at row 6",
         "null value");
     Path labelNull =
         write(
-            "labelnull.arrows", false, DOUBLES_AND_LABEL, UNEVEN,
+            "labelnull.arrows",
+            false,
+            DOUBLES_AND_LABEL,
+            UNEVEN,
             (data, row, id) -> {
               DOUBLES_AND_LABEL_ROWS.set(data, row, id);
               if (id == 16) {
@@ -294,11 +315,15 @@ class ArrowRowSourceTest {
               }
             });
     assertMentions(
-        failure(labelNull, LabelColumn.named("label")), "column 'label' (index 2) at row 16",
+        failure(labelNull, LabelColumn.named("label")),
+        "column 'label' (index 2) at row 16",
         "null value");
     Path listNull =
         write(
-            "listnull.arrow", true, LIST_AND_LABEL, UNEVEN,
+            "listnull.arrow",
+            true,
+            LIST_AND_LABEL,
+            UNEVEN,
             (data, row, id) -> {
               LIST_AND_LABEL_ROWS.set(data, row, id);
               if (id == 9) {
@@ -307,11 +332,15 @@ class ArrowRowSourceTest {
               }
             });
     assertMentions(
-        failure(listNull, LabelColumn.FIRST), "column 'features' (index 1) element 2 at row 9",
+        failure(listNull, LabelColumn.FIRST),
+        "column 'features' (index 1) element 2 at row 9",
         "null value");
     Path rowNull =
         write(
-            "rownull.arrow", true, LIST_AND_LABEL, UNEVEN,
+            "rownull.arrow",
+            true,
+            LIST_AND_LABEL,
+            UNEVEN,
             (data, row, id) -> {
               LIST_AND_LABEL_ROWS.set(data, row, id);
               if (id == 3) {
@@ -326,7 +355,10 @@ class ArrowRowSourceTest {
   void nonFiniteAndOverflowingValuesNameColumnAndRow() throws IOException {
     Path nan =
         write(
-            "nan.arrow", true, DOUBLES_AND_LABEL, UNEVEN,
+            "nan.arrow",
+            true,
+            DOUBLES_AND_LABEL,
+            UNEVEN,
             (data, row, id) -> {
               DOUBLES_AND_LABEL_ROWS.set(data, row, id);
               if (id == 12) {
@@ -334,11 +366,15 @@ class ArrowRowSourceTest {
               }
             });
     assertMentions(
-        failure(nan, LabelColumn.named("label")), "column 'x2' (index 3) at row 12",
+        failure(nan, LabelColumn.named("label")),
+        "column 'x2' (index 3) at row 12",
         "value NaN is not finite");
     Path huge =
         write(
-            "huge.arrow", true, DOUBLES_AND_LABEL, UNEVEN,
+            "huge.arrow",
+            true,
+            DOUBLES_AND_LABEL,
+            UNEVEN,
             (data, row, id) -> {
               DOUBLES_AND_LABEL_ROWS.set(data, row, id);
               if (id == 0) {
@@ -346,11 +382,15 @@ class ArrowRowSourceTest {
               }
             });
     assertMentions(
-        failure(huge, LabelColumn.named("label")), "column 'x0' (index 0) at row 0",
+        failure(huge, LabelColumn.named("label")),
+        "column 'x0' (index 0) at row 0",
         "value 1.0E300 overflows float");
     Path infinite =
         write(
-            "inf.arrow", false, LIST_AND_LABEL, UNEVEN,
+            "inf.arrow",
+            false,
+            LIST_AND_LABEL,
+            UNEVEN,
             (data, row, id) -> {
               LIST_AND_LABEL_ROWS.set(data, row, id);
               if (id == 16) {
@@ -359,18 +399,19 @@ class ArrowRowSourceTest {
               }
             });
     assertMentions(
-        failure(infinite, LabelColumn.FIRST), "column 'features' (index 1) element 3 at row 16",
+        failure(infinite, LabelColumn.FIRST),
+        "column 'features' (index 1) element 3 at row 16",
         "value -Infinity is not finite");
   }
 
   @Test
   void unsupportedSchemas() throws IOException {
     RowWriter nothing = (data, row, id) -> {};
-    Schema text =
-        new Schema(List.of(field("x", FLOAT64), field("name", new ArrowType.Utf8())));
+    Schema text = new Schema(List.of(field("x", FLOAT64), field("name", new ArrowType.Utf8())));
     Path textPath = write("text.arrow", true, text, new int[] {0}, nothing);
     assertMentions(
-        failure(textPath, LabelColumn.NONE), "feature column 'name' (index 1) has type Utf8",
+        failure(textPath, LabelColumn.NONE),
+        "feature column 'name' (index 1) has type Utf8",
         "expected Float32, Float64");
     assertMentions(
         failure(textPath, LabelColumn.LAST), "label column 'name' (index 1) has type Utf8");
@@ -384,14 +425,21 @@ class ArrowRowSourceTest {
     Path listAndMorePath = write("more.arrow", true, listAndMore, new int[] {0}, nothing);
     assertMentions(
         failure(listAndMorePath, LabelColumn.LAST),
-        "'features') must be the only feature column", "[a]");
+        "'features') must be the only feature column",
+        "[a]");
     Schema doubleList = new Schema(List.of(floatList("features", 2, FLOAT64)));
     assertMentions(
         failure(write("dl.arrow", true, doubleList, new int[] {0}, nothing), LabelColumn.NONE),
         "must be FixedSizeList<Float32>");
     assertMentions(
-        failure(write("onlylabel.arrow", true, new Schema(List.of(field("y", FLOAT64))),
-            new int[] {0}, nothing), LabelColumn.LAST),
+        failure(
+            write(
+                "onlylabel.arrow",
+                true,
+                new Schema(List.of(field("y", FLOAT64))),
+                new int[] {0},
+                nothing),
+            LabelColumn.LAST),
         "no feature columns");
     assertMentions(
         failure(textPath, LabelColumn.named("price")), "no column named 'price'", "x, name");
@@ -399,9 +447,11 @@ class ArrowRowSourceTest {
 
   @Test
   void emptyInputsAndOtherFiles() throws IOException {
-    Path noRows = write("empty.arrow", true, DOUBLES_AND_LABEL, new int[] {0, 0}, DOUBLES_AND_LABEL_ROWS);
+    Path noRows =
+        write("empty.arrow", true, DOUBLES_AND_LABEL, new int[] {0, 0}, DOUBLES_AND_LABEL_ROWS);
     assertMentions(failure(noRows, LabelColumn.LAST), "no data rows");
-    Path noBatches = write("none.arrows", false, DOUBLES_AND_LABEL, new int[0], DOUBLES_AND_LABEL_ROWS);
+    Path noBatches =
+        write("none.arrows", false, DOUBLES_AND_LABEL, new int[0], DOUBLES_AND_LABEL_ROWS);
     assertMentions(failure(noBatches, LabelColumn.LAST), "no data rows");
     Path csv = dir.resolve("data.arrow");
     Files.writeString(csv, "a,b\n1,2\n");
@@ -438,7 +488,10 @@ class ArrowRowSourceTest {
     int[] batches = {20_000, 20_000, TestData.DIAMONDS_ROWS - 40_000};
     Path path =
         write(
-            "diamonds.arrow", true, new Schema(fields), batches,
+            "diamonds.arrow",
+            true,
+            new Schema(fields),
+            batches,
             new RowWriter() {
               @Override
               public void set(VectorSchemaRoot data, int row, int id) {

@@ -173,7 +173,8 @@ class CsvRowSourceTest {
     Path shorter = write("shorter.csv", csv + "1,2\n");
     assertMentions(failure(shorter, LabelColumn.NONE), "line 17 has 2 cells, header has 3");
     Path trailingSeparator = write("trailing.csv", "a,b\n1,2,\n");
-    assertMentions(failure(trailingSeparator, LabelColumn.NONE), "line 2 has 3 cells, header has 2");
+    assertMentions(
+        failure(trailingSeparator, LabelColumn.NONE), "line 2 has 3 cells, header has 2");
     // A bad cell in a ragged row: the cell count is the better explanation.
     Path shifted = write("shifted.csv", "a,b\n1,x,3\n");
     assertMentions(failure(shifted, LabelColumn.NONE), "line 2 has 3 cells, header has 2");
@@ -217,7 +218,9 @@ class CsvRowSourceTest {
     Path path = write("h.csv", "carat,depth,price\n1,2,3\n");
     assertMentions(
         failure(path, LabelColumn.named("prices")),
-        path.toString(), "no column named 'prices'", "carat, depth, price");
+        path.toString(),
+        "no column named 'prices'",
+        "carat, depth, price");
     assertMentions(
         failure(path, LabelColumn.index(3)), "label column index 3 is out of range", "(0..2)");
     Path duplicate = write("dup.csv", "a,a,b\n1,2,3\n");

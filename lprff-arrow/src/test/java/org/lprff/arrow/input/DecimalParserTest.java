@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The parser must give exactly Float.parseFloat's (correctly rounded) float for every text of its
- * grammar: compared bit for bit on hand-picked edges, on texts around the fast path's limits and
- * on 200,000 random decimal texts.
+ * grammar: compared bit for bit on hand-picked edges, on texts around the fast path's limits and on
+ * 200,000 random decimal texts.
  */
 class DecimalParserTest {
 
@@ -23,20 +23,61 @@ class DecimalParserTest {
     float expected = Float.parseFloat(text);
     float actual = parse(text);
     assertEquals(
-        Float.floatToIntBits(expected), Float.floatToIntBits(actual),
+        Float.floatToIntBits(expected),
+        Float.floatToIntBits(actual),
         "'" + text + "': parseFloat " + expected + ", parser " + actual);
   }
 
   @Test
   void handPickedTextsMatchParseFloat() throws Exception {
     String[] texts = {
-      "0", "-0", "+0", "0.0", "-0.0", "00012", "1", "-1", "+1", "1.", ".5", "-.5", "0.23", "61.5",
-      "3.95", "2.43", "326", "18823", "0.1", "0.2", "0.3", "1e10", "1E-10", "1.5e+3", "1.e5",
-      "16777216", "16777217", "16777218", "1677721.7", "0.0000000001", "1e11", "1e-11",
-      "3.4028235e38", "3.4028235677973366e38", "1.4e-45", "7e-46", "1e-50", "1.17549435e-38",
-      "123456789012345678901234567890", "0.000000000000000000000000000001234567890123456789",
-      "9999999999999999999", "33554431", "33554433", "0.1000000000000000055511151231257827",
-      "8.589973e9", "1.00000017881393432617187499", "1.000000178813934326171875",
+      "0",
+      "-0",
+      "+0",
+      "0.0",
+      "-0.0",
+      "00012",
+      "1",
+      "-1",
+      "+1",
+      "1.",
+      ".5",
+      "-.5",
+      "0.23",
+      "61.5",
+      "3.95",
+      "2.43",
+      "326",
+      "18823",
+      "0.1",
+      "0.2",
+      "0.3",
+      "1e10",
+      "1E-10",
+      "1.5e+3",
+      "1.e5",
+      "16777216",
+      "16777217",
+      "16777218",
+      "1677721.7",
+      "0.0000000001",
+      "1e11",
+      "1e-11",
+      "3.4028235e38",
+      "3.4028235677973366e38",
+      "1.4e-45",
+      "7e-46",
+      "1e-50",
+      "1.17549435e-38",
+      "123456789012345678901234567890",
+      "0.000000000000000000000000000001234567890123456789",
+      "9999999999999999999",
+      "33554431",
+      "33554433",
+      "0.1000000000000000055511151231257827",
+      "8.589973e9",
+      "1.00000017881393432617187499",
+      "1.000000178813934326171875",
     };
     for (String text : texts) {
       assertSameAsJdk(text);
@@ -89,7 +130,8 @@ class DecimalParserTest {
     for (int i = 0; i < 100_000; i++) {
       float f = Float.intBitsToFloat(random.nextInt());
       if (Float.isFinite(f)) {
-        assertEquals(Float.floatToIntBits(f), Float.floatToIntBits(parse(Float.toString(f))), "" + f);
+        assertEquals(
+            Float.floatToIntBits(f), Float.floatToIntBits(parse(Float.toString(f))), "" + f);
       }
     }
   }
@@ -101,15 +143,18 @@ class DecimalParserTest {
       "e5", "1e5.5", "1_000",
     };
     for (String text : syntax) {
-      DecimalParser.BadNumber e = assertThrows(DecimalParser.BadNumber.class, () -> parse(text), text);
+      DecimalParser.BadNumber e =
+          assertThrows(DecimalParser.BadNumber.class, () -> parse(text), text);
       assertEquals(DecimalParser.Problem.SYNTAX, e.problem, text);
     }
     for (String text : new String[] {"NaN", "nan", "-nan", "inf", "-Infinity", "+INF"}) {
-      DecimalParser.BadNumber e = assertThrows(DecimalParser.BadNumber.class, () -> parse(text), text);
+      DecimalParser.BadNumber e =
+          assertThrows(DecimalParser.BadNumber.class, () -> parse(text), text);
       assertEquals(DecimalParser.Problem.NON_FINITE, e.problem, text);
     }
     for (String text : new String[] {"1e39", "-3.5e38", "1e99999999999"}) {
-      DecimalParser.BadNumber e = assertThrows(DecimalParser.BadNumber.class, () -> parse(text), text);
+      DecimalParser.BadNumber e =
+          assertThrows(DecimalParser.BadNumber.class, () -> parse(text), text);
       assertEquals(DecimalParser.Problem.OVERFLOW, e.problem, text);
     }
     DecimalParser.BadNumber empty = assertThrows(DecimalParser.BadNumber.class, () -> parse(""));

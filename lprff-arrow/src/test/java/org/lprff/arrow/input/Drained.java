@@ -11,9 +11,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Every row of a source, concatenated, after checking the batch contract on the way: batch ids
- * run on without gaps, every batch but the last is full, columns and label presence match the
- * source, and {@code next()} keeps answering null at the end.
+ * Every row of a source, concatenated, after checking the batch contract on the way: batch ids run
+ * on without gaps, every batch but the last is full, columns and label presence match the source,
+ * and {@code next()} keeps answering null at the end.
  */
 record Drained(float[] values, float[] labels, int rows, int columns, List<Integer> batchSizes) {
 
@@ -28,9 +28,13 @@ record Drained(float[] values, float[] labels, int rows, int columns, List<Integ
       assertEquals(rows, batch.firstRowId(), "firstRowId of batch " + sizes.size());
       assertEquals(d, batch.columns(), "columns of batch " + sizes.size());
       assertEquals(labelled, batch.hasLabels(), "label presence of batch " + sizes.size());
-      assertTrue(batch.rows() >= 1 && batch.rows() <= source.maxBatchRows(), "batch size " + batch.rows());
+      assertTrue(
+          batch.rows() >= 1 && batch.rows() <= source.maxBatchRows(), "batch size " + batch.rows());
       if (!sizes.isEmpty()) {
-        assertEquals(source.maxBatchRows(), sizes.get(sizes.size() - 1), "a batch before the last is not full");
+        assertEquals(
+            source.maxBatchRows(),
+            sizes.get(sizes.size() - 1),
+            "a batch before the last is not full");
       }
       int n = batch.rows();
       if ((rows + n) * d > values.length) { // doubling: linear time over many small batches
@@ -50,7 +54,9 @@ record Drained(float[] values, float[] labels, int rows, int columns, List<Integ
     return new Drained(
         Arrays.copyOf(values, (int) rows * d),
         labels == null ? null : Arrays.copyOf(labels, (int) rows),
-        (int) rows, d, sizes);
+        (int) rows,
+        d,
+        sizes);
   }
 
   /** Asserts both drains hold the same rows, bit for bit. */
@@ -69,7 +75,8 @@ record Drained(float[] values, float[] labels, int rows, int columns, List<Integ
     assertEquals(expected.length, actual.length, "length");
     for (int i = 0; i < expected.length; i++) {
       assertEquals(
-          Float.floatToIntBits(expected[i]), Float.floatToIntBits(actual[i]),
+          Float.floatToIntBits(expected[i]),
+          Float.floatToIntBits(actual[i]),
           "index " + i + ": expected " + expected[i] + ", got " + actual[i]);
     }
   }

@@ -96,7 +96,8 @@ class IdxRowSourceTest {
       RowBatch batch = source.next();
       assertNull(batch.labels());
       for (int p = 0; p < 256; p++) {
-        assertEquals(Float.floatToIntBits(p / 255f), Float.floatToIntBits(batch.value(p, 0)), "p=" + p);
+        assertEquals(
+            Float.floatToIntBits(p / 255f), Float.floatToIntBits(batch.value(p, 0)), "p=" + p);
       }
     }
     try (IdxRowSource source = IdxRowSource.open(images, null, 1.0, 300)) {
@@ -140,7 +141,9 @@ class IdxRowSourceTest {
     Path shortHeader = write("h", new byte[] {0, 0, 8, 3, 0, 0}, false);
     assertMentions(
         assertThrows(InputFormatException.class, () -> IdxRowSource.open(shortHeader, null, 1, 4)),
-        "truncated", "16-byte IDX header", "found 6 bytes");
+        "truncated",
+        "16-byte IDX header",
+        "found 6 bytes");
     Path empty = write("e", idx(0x803, new int[] {0, 28, 28}, new byte[0]), false);
     assertMentions(
         assertThrows(InputFormatException.class, () -> IdxRowSource.open(empty, null, 1, 4)),
@@ -148,7 +151,8 @@ class IdxRowSourceTest {
     Path negative = write("n", idx(0x803, new int[] {-1, 28, 28}, new byte[0]), false);
     assertMentions(
         assertThrows(InputFormatException.class, () -> IdxRowSource.open(negative, null, 1, 4)),
-        "dimension 0", "4294967295");
+        "dimension 0",
+        "4294967295");
     assertThrows(IllegalArgumentException.class, () -> IdxRowSource.open(images, null, 0, 4));
     assertThrows(IllegalArgumentException.class, () -> IdxRowSource.open(images, null, 1, 0));
   }
@@ -202,7 +206,8 @@ class IdxRowSourceTest {
   void fashionMnistTrainingSet() throws IOException {
     Path images = TestData.fashion("train-images-idx3-ubyte.gz");
     Path labels = TestData.fashion("train-labels-idx1-ubyte.gz");
-    try (IdxRowSource source = IdxRowSource.open(images, labels, IdxRowSource.DEFAULT_SCALE, 4096)) {
+    try (IdxRowSource source =
+        IdxRowSource.open(images, labels, IdxRowSource.DEFAULT_SCALE, 4096)) {
       assertEquals(TestData.FASHION_TRAIN_ROWS, source.imageCount());
       assertEquals(784, source.columns());
       RowBatch first = source.next();

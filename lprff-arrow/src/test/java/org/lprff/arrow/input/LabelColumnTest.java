@@ -31,9 +31,16 @@ class LabelColumnTest {
   void textFormRoundTrips() {
     List<LabelColumn> all =
         List.of(
-            LabelColumn.NONE, LabelColumn.FIRST, LabelColumn.LAST, LabelColumn.index(0),
-            LabelColumn.index(12), LabelColumn.named("price"), LabelColumn.named("3"),
-            LabelColumn.named("#3"), LabelColumn.named("none"), LabelColumn.named("name:y"),
+            LabelColumn.NONE,
+            LabelColumn.FIRST,
+            LabelColumn.LAST,
+            LabelColumn.index(0),
+            LabelColumn.index(12),
+            LabelColumn.named("price"),
+            LabelColumn.named("3"),
+            LabelColumn.named("#3"),
+            LabelColumn.named("none"),
+            LabelColumn.named("name:y"),
             LabelColumn.named("a b, c"));
     for (LabelColumn label : all) {
       assertEquals(label, LabelColumn.parse(label.toString()), label.toString());
@@ -44,16 +51,20 @@ class LabelColumnTest {
   void parseErrorsSayWhatIsExpected() {
     assertTrue(
         assertThrows(IllegalArgumentException.class, () -> LabelColumn.parse(""))
-            .getMessage().contains("expected none, first, last"));
+            .getMessage()
+            .contains("expected none, first, last"));
     assertTrue(
         assertThrows(IllegalArgumentException.class, () -> LabelColumn.parse("name:"))
-            .getMessage().contains("no name after the colon"));
+            .getMessage()
+            .contains("no name after the colon"));
     assertTrue(
         assertThrows(IllegalArgumentException.class, () -> LabelColumn.parse("99999999999"))
-            .getMessage().contains("'99999999999' is too large"));
+            .getMessage()
+            .contains("'99999999999' is too large"));
     assertTrue(
         assertThrows(IllegalArgumentException.class, () -> LabelColumn.parse("#x"))
-            .getMessage().contains("use name:#x"));
+            .getMessage()
+            .contains("use name:#x"));
     assertThrows(IllegalArgumentException.class, () -> LabelColumn.index(-1));
   }
 
@@ -69,7 +80,8 @@ class LabelColumnTest {
     InputFormatException unknown =
         assertThrows(
             InputFormatException.class, () -> LabelColumn.named("Price").resolve(HEADER, "f.csv"));
-    assertTrue(unknown.getMessage().contains("f.csv: no column named 'Price'"), unknown.getMessage());
+    assertTrue(
+        unknown.getMessage().contains("f.csv: no column named 'Price'"), unknown.getMessage());
     assertTrue(unknown.getMessage().contains("carat, 3, last, #x, price"), unknown.getMessage());
     InputFormatException range =
         assertThrows(

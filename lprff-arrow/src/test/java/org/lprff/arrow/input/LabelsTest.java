@@ -21,7 +21,9 @@ class LabelsTest {
 
   @Test
   void badLabelsNameRowAndValue() {
-    float[][] bad = {{-1}, {2.5f}, {Float.NaN}, {Float.POSITIVE_INFINITY}, {Labels.MAX_CLASS_INDEX + 2f}};
+    float[][] bad = {
+      {-1}, {2.5f}, {Float.NaN}, {Float.POSITIVE_INFINITY}, {Labels.MAX_CLASS_INDEX + 2f}
+    };
     String[] shown = {"-1.0", "2.5", "NaN", "Infinity", "1.6777218E7"};
     for (int i = 0; i < bad.length; i++) {
       float[] labels = {0, 1, bad[i][0]};

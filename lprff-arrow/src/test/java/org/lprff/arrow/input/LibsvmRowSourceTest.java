@@ -146,15 +146,15 @@ class LibsvmRowSourceTest {
   @Test
   void indicesBeyondAGivenDimension() throws IOException {
     Path path = write("wide.libsvm", "1 1:1 7:2\n");
-    assertMentions(
-        failure(path, 5), "line 1, token 3 '7:2' has index 7 beyond the dimension 5");
+    assertMentions(failure(path, 5), "line 1, token 3 '7:2' has index 7 beyond the dimension 5");
     assertEquals(7, read(path, 0, 1).columns());
   }
 
   @Test
   void emptyInputs() throws IOException {
     assertMentions(failure(write("empty.libsvm", ""), 0), "no data rows");
-    assertMentions(failure(write("comments.libsvm", "# only\n  # comments\n\n"), 0), "no data rows");
+    assertMentions(
+        failure(write("comments.libsvm", "# only\n  # comments\n\n"), 0), "no data rows");
     assertMentions(failure(write("comments2.libsvm", "# only\n"), 3), "no data rows");
     assertMentions(failure(write("labels.libsvm", "1\n2\n"), 0), "dimension is unknown");
     assertThrows(

@@ -34,11 +34,19 @@ class RowBatchTest {
   @Test
   void invalidShapesNameTheirValues() {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> new RowBatch(new float[5], 3, 2, null, 0));
-    assertTrue(e.getMessage().contains("values has length 5, expected at least rows * columns = 3 * 2 = 6"));
-    e = assertThrows(IllegalArgumentException.class, () -> new RowBatch(new float[6], 3, 2, new float[2], 0));
+        assertThrows(
+            IllegalArgumentException.class, () -> new RowBatch(new float[5], 3, 2, null, 0));
+    assertTrue(
+        e.getMessage()
+            .contains("values has length 5, expected at least rows * columns = 3 * 2 = 6"));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new RowBatch(new float[6], 3, 2, new float[2], 0));
     assertTrue(e.getMessage().contains("labels has length 2"));
-    e = assertThrows(IllegalArgumentException.class, () -> new RowBatch(new float[6], 3, 2, null, -1));
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> new RowBatch(new float[6], 3, 2, null, -1));
     assertTrue(e.getMessage().contains("firstRowId is -1"));
     assertThrows(IllegalArgumentException.class, () -> new RowBatch(new float[6], -1, 2, null, 0));
   }

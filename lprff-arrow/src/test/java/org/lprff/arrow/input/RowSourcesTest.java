@@ -50,7 +50,8 @@ class RowSourcesTest {
 
   private static final byte[] IDX_IMAGES = {0, 0, 8, 3, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 2, 5, 6};
 
-  private Path arrow(String name, boolean fileFormat, BufferAllocator allocator) throws IOException {
+  private Path arrow(String name, boolean fileFormat, BufferAllocator allocator)
+      throws IOException {
     Path path = dir.resolve(name);
     Schema schema =
         new Schema(
@@ -88,10 +89,19 @@ class RowSourcesTest {
   @Test
   void namesWhenTheContentDoesNotTell() throws IOException {
     String[][] cases = {
-      {"d.csv", "CSV"}, {"D.CSV", "CSV"}, {"d.csv.gz", "CSV"}, {"d.libsvm", "LIBSVM"},
-      {"d.svm", "LIBSVM"}, {"d.txt", "LIBSVM"}, {"d.txt.gz", "LIBSVM"}, {"d.idx", "IDX"},
-      {"train-labels-idx1-ubyte", "IDX"}, {"t10k-labels-idx1-ubyte.gz", "IDX"},
-      {"d.arrow", "ARROW"}, {"d.arrows", "ARROW"}, {"d.feather", "ARROW"},
+      {"d.csv", "CSV"},
+      {"D.CSV", "CSV"},
+      {"d.csv.gz", "CSV"},
+      {"d.libsvm", "LIBSVM"},
+      {"d.svm", "LIBSVM"},
+      {"d.txt", "LIBSVM"},
+      {"d.txt.gz", "LIBSVM"},
+      {"d.idx", "IDX"},
+      {"train-labels-idx1-ubyte", "IDX"},
+      {"t10k-labels-idx1-ubyte.gz", "IDX"},
+      {"d.arrow", "ARROW"},
+      {"d.arrows", "ARROW"},
+      {"d.feather", "ARROW"},
     };
     for (String[] c : cases) {
       Path path = write(c[0], utf8("x"), c[0].endsWith(".gz"));
@@ -155,13 +165,15 @@ class RowSourcesTest {
     assertThrows(IllegalArgumentException.class, () -> Options.defaults().withMaxBatchRows(0));
     assertThrows(IllegalArgumentException.class, () -> Options.defaults().withLibsvmDimension(-1));
     assertThrows(IllegalArgumentException.class, () -> Options.defaults().withIdxScale(Double.NaN));
-    assertThrows(IllegalArgumentException.class, () -> Options.defaults().withLabel((LabelColumn) null));
+    assertThrows(
+        IllegalArgumentException.class, () -> Options.defaults().withLabel((LabelColumn) null));
     assertThrows(IllegalArgumentException.class, () -> Options.defaults().withFormat(null));
   }
 
   @Test
   void realDataThroughDetection() throws IOException {
-    try (RowSource source = RowSources.open(TestData.diamonds(), Options.defaults().withLabel("price"))) {
+    try (RowSource source =
+        RowSources.open(TestData.diamonds(), Options.defaults().withLabel("price"))) {
       assertInstanceOf(CsvRowSource.class, source);
       assertEquals(9, source.columns());
       assertEquals(TestData.DIAMONDS_ROWS, Drained.of(source).rows());

@@ -36,7 +36,9 @@ class StandardizationTest {
     return x;
   }
 
-  /** The definition, directly: mean = sum / n, std = sqrt(sum (x - mean)^2 / (n - 1)), in double. */
+  /**
+   * The definition, directly: mean = sum / n, std = sqrt(sum (x - mean)^2 / (n - 1)), in double.
+   */
   private static double[][] twoPass(float[] x, int rows, int d) {
     double[] mean = new double[d];
     double[] std = new double[d];
@@ -72,13 +74,13 @@ class StandardizationTest {
   }
 
   /**
-   * Tolerance. Both sides sum n = 2000 values in double: each mean is off by at most about
-   * gamma_n * max|x| (gamma_n = n u / (1 - n u) ~ 2.2e-13 with u = 2^-53), so |mean error| <=
-   * 2.2e-13 * (|mean| + 5 std) < 1e-11 (|mean| + std) here. The sums of squared deviations are
-   * computed about means that differ by that much, and Chan's merge adds delta^2 n_a n_b / n terms
-   * whose rounding is relative to the same squares, so std agrees to a relative gamma_n-sized error
-   * amplified by |mean| / std <= 1e3 (the deviations subtract numbers of magnitude |mean|): about
-   * 2.2e-10; we allow 1e-9.
+   * Tolerance. Both sides sum n = 2000 values in double: each mean is off by at most about gamma_n
+   * * max|x| (gamma_n = n u / (1 - n u) ~ 2.2e-13 with u = 2^-53), so |mean error| <= 2.2e-13 *
+   * (|mean| + 5 std) < 1e-11 (|mean| + std) here. The sums of squared deviations are computed about
+   * means that differ by that much, and Chan's merge adds delta^2 n_a n_b / n terms whose rounding
+   * is relative to the same squares, so std agrees to a relative gamma_n-sized error amplified by
+   * |mean| / std <= 1e3 (the deviations subtract numbers of magnitude |mean|): about 2.2e-10; we
+   * allow 1e-9.
    */
   private static void assertClose(double[][] expected, Standardization actual, String what) {
     for (int c = 0; c < actual.size(); c++) {
@@ -107,7 +109,8 @@ class StandardizationTest {
     assertEquals(3.25, s.mean(0), 0.0, "the mean of equal values is exact");
     assertEquals(1.0, s.std(0), 0.0, "a constant column gets std 1");
     assertEquals(7.0 / 3, s.mean(1), 1e-15);
-    assertEquals(Math.sqrt((sq(1 - 7.0 / 3) + sq(2 - 7.0 / 3) + sq(4 - 7.0 / 3)) / 2), s.std(1), 1e-15);
+    assertEquals(
+        Math.sqrt((sq(1 - 7.0 / 3) + sq(2 - 7.0 / 3) + sq(4 - 7.0 / 3)) / 2), s.std(1), 1e-15);
     Standardization one = fitInBatches(new float[] {5, -2}, 1, 2, 1);
     assertEquals(1.0, one.std(0), 0.0);
     assertEquals(1.0, one.std(1), 0.0);
@@ -140,7 +143,8 @@ class StandardizationTest {
     }
     IllegalArgumentException e =
         assertThrows(
-            IllegalArgumentException.class, () -> s.apply(new RowBatch(new float[4], 1, 4, null, 0)));
+            IllegalArgumentException.class,
+            () -> s.apply(new RowBatch(new float[4], 1, 4, null, 0)));
     assertTrue(e.getMessage().contains("batch has 4 columns, standardization has 5"));
   }
 

@@ -19,10 +19,14 @@ final class TestData {
   /** The data folder; skips the calling test when it is absent. */
   static Path dir() {
     String property = System.getProperty("lprff.data");
-    Path dir = (property != null && !property.isBlank()) ? Path.of(property) : Path.of("../../shared/data");
+    Path dir =
+        (property != null && !property.isBlank())
+            ? Path.of(property)
+            : Path.of("../../shared/data");
     Assumptions.assumeTrue(
         Files.isDirectory(dir),
-        "skipped: real data folder " + dir.toAbsolutePath().normalize()
+        "skipped: real data folder "
+            + dir.toAbsolutePath().normalize()
             + " is absent (set -Dlprff.data=/path/to/shared/data to run this test)");
     return dir;
   }
