@@ -83,12 +83,7 @@ public final class FastfoodProjection extends StructuredProjection {
       // Rows of the cut last block past m are never read: their scale stays 0, no chi drawn.
       int used = Math.min(p, m - k * p);
       for (int i = 0; i < used; i++) {
-        RandomParameters.fillNormalDouble(seed, blockStream + 1 + i, 0, z, 0, p);
-        double chiSquared = 0;
-        for (int j = 0; j < p; j++) {
-          chiSquared += z[j] * z[j];
-        }
-        scale[i] = (float) (Math.sqrt(chiSquared) * common);
+        scale[i] = (float) (chiNorm(seed, blockStream + 1 + i, z) * common);
       }
       rowScales[k] = scale;
     }

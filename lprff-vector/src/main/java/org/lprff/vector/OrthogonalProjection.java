@@ -3,18 +3,25 @@ package org.lprff.vector;
 /**
  * Structured orthogonal projection for the Gaussian kernel (SORF / structured spinner: Yu, Suresh,
  * Choromanski, Holtmann-Rice, Kumar, "Orthogonal random features", 2016; Bojarski et al.,
- * "Structured adaptive and random spinners", 2017). Block k is
+ * "Structured adaptive and random spinners", 2017), with the row norms of ORF. Block k is
  *
- * <pre>  W_k = (sqrt(p)/sigma) H~ D3_k H~ D2_k H~ D1_k,   H~ = H / sqrt(p)</pre>
+ * <pre>  W_k = (1/sigma) S_k H~ D3_k H~ D2_k H~ D1_k,   H~ = H / sqrt(p)</pre>
  *
- * with H the Walsh–Hadamard matrix ({@link Fwht#transformNormalized} applies H~) and D1, D2, D3
- * Rademacher diagonals. H~ and the D's are orthogonal, so the rows of one block are exactly
- * orthogonal with norm sqrt(p)/sigma: W_k W_k^T = (p / sigma^2) I (up to float rounding).
+ * with H the Walsh–Hadamard matrix ({@link Fwht#transformNormalized} applies H~), D1, D2, D3
+ * Rademacher diagonals and S_k the diagonal of c_i ~ chi(p). H~ and the D's are orthogonal, so
+ * the rows of one block are exactly orthogonal, row i with norm c_i / sigma.
+ *
+ * <p>Why S: SORF as published scales every row by sqrt(p), a fixed norm where a Gaussian row has
+ * a chi(p)-distributed one; at small p that biases the kernel estimate (measured at p = 16: about
+ * -0.01 at every m, which no number of features removes). Chi norms, as in ORF, make a row
+ * Gaussian in law whenever its direction is uniform, and leave only the direction's departure from
+ * uniform, which is small after three H D rounds.
  *
  * <p>Parameters: D1_k[i], D2_k[i], D3_k[i] = {@link RandomParameters#rademacher} of streams
  * {@link #STREAM_D1} (= {@link RandomParameters#STREAM_FIRST_STRUCTURED}), {@link #STREAM_D2},
- * {@link #STREAM_D3} at index k p + i. The factor sqrt(p)/sigma is folded into D3 (computed in
- * double, rounded to float once).
+ * {@link #STREAM_D3} at index k p + i; c_i^2 of feature f = k p + i is the sum of p squared
+ * normals of stream {@link #STREAM_FIRST_NORM} + f at indices 0..p-1 (rows of the last block past
+ * m are not drawn). The factor c_i / sigma is computed in double and rounded to float once.
  *
  * <p>Immutable and thread-safe; scratch is allocated per {@link #project} call.
  */
@@ -29,10 +36,14 @@ public final class OrthogonalProjection extends StructuredProjection {
   /** Stream of D3. */
   public static final int STREAM_D3 = RandomParameters.STREAM_FIRST_STRUCTURED + 2;
 
+  /** Stream of feature 0's chi norm; feature f uses this + f. */
+  public static final int STREAM_FIRST_NORM = RandomParameters.STREAM_FIRST_STRUCTURED + 3;
+
   private final float[][] d1;
   private final float[][] d2;
-  /** D3 times sqrt(p)/sigma. */
-  private final float[][] d3Scaled;
+  private final float[][] d3;
+  /** c_i / sigma. */
+  private final float[][] rowScales;
 
   /**
    * Draws the parameters from (seed, sigma, d, m) alone.
@@ -41,18 +52,26 @@ public final class OrthogonalProjection extends StructuredProjection {
    */
   public OrthogonalProjection(long seed, double sigma, int d, int m) {
     super(sigma, d, m);
+    if (STREAM_FIRST_NORM + (long) m > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "m is " + m + ": needs stream " + (STREAM_FIRST_NORM + (long) m) + " > "
+              + Integer.MAX_VALUE);
+    }
     d1 = new float[blocks][];
     d2 = new float[blocks][];
-    d3Scaled = new float[blocks][];
-    float scale = (float) (Math.sqrt(p) / sigma);
+    d3 = new float[blocks][];
+    rowScales = new float[blocks][];
+    double[] z = new double[p];
     for (int k = 0; k < blocks; k++) {
       d1[k] = signs(seed, STREAM_D1, k);
       d2[k] = signs(seed, STREAM_D2, k);
-      float[] d3 = signs(seed, STREAM_D3, k);
-      for (int i = 0; i < p; i++) {
-        d3[i] *= scale; // exact: a sign flip
+      d3[k] = signs(seed, STREAM_D3, k);
+      float[] scale = new float[p];
+      int used = Math.min(p, m - k * p);
+      for (int i = 0; i < used; i++) {
+        scale[i] = (float) (chiNorm(seed, STREAM_FIRST_NORM + k * p + i, z) / sigma);
       }
-      d3Scaled[k] = d3;
+      rowScales[k] = scale;
     }
   }
 
@@ -74,8 +93,9 @@ public final class OrthogonalProjection extends StructuredProjection {
     Fwht.transformRowsNormalized(work, 0, p, rowCount);
     multiplyRows(work, d2[k], work, length, p);
     Fwht.transformRowsNormalized(work, 0, p, rowCount);
-    multiplyRows(work, d3Scaled[k], work, length, p);
+    multiplyRows(work, d3[k], work, length, p);
     Fwht.transformRowsNormalized(work, 0, p, rowCount);
+    multiplyRows(work, rowScales[k], work, length, p);
   }
 
   @Override
@@ -89,7 +109,8 @@ public final class OrthogonalProjection extends StructuredProjection {
     Fwht.transformInterleavedNormalized(work, 0, p, GROUP);
     INTERLEAVED.scale(work, d2[k], work, p, GROUP);
     Fwht.transformInterleavedNormalized(work, 0, p, GROUP);
-    INTERLEAVED.scale(work, d3Scaled[k], work, p, GROUP);
+    INTERLEAVED.scale(work, d3[k], work, p, GROUP);
     Fwht.transformInterleavedNormalized(work, 0, p, GROUP);
+    INTERLEAVED.scale(work, rowScales[k], work, p, GROUP);
   }
 }

@@ -226,6 +226,19 @@ abstract sealed class StructuredProjection implements Projection
     return s;
   }
 
+  /**
+   * A chi(p) draw, the norm of a standard normal p-vector: the square root of the sum of p squared
+   * normals of {@code stream} at indices 0..p-1, in double; z (p doubles) is scratch.
+   */
+  final double chiNorm(long seed, int stream, double[] z) {
+    RandomParameters.fillNormalDouble(seed, stream, 0, z, 0, p);
+    double chiSquared = 0;
+    for (int j = 0; j < p; j++) {
+      chiSquared += z[j] * z[j];
+    }
+    return Math.sqrt(chiSquared);
+  }
+
   /** Standard normals of block k of a stream, in double: index k p + i. */
   final double[] normals(long seed, int stream, int k) {
     double[] g = new double[p];

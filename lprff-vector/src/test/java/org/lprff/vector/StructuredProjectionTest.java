@@ -134,10 +134,22 @@ class StructuredProjectionTest {
         for (int i = 0; i < p; i++) {
           d1[i] = RandomParameters.rademacher(seed, 3, k * p + i);
           d2[i] = RandomParameters.rademacher(seed, 4, k * p + i);
-          d3[i] = RandomParameters.rademacher(seed, 5, k * p + i) * Math.sqrt(p) / sigma;
+          d3[i] = RandomParameters.rademacher(seed, 5, k * p + i);
         }
         w = multiply(hadamardTimesDiagonal(p, norm, d3),
             multiply(hadamardTimesDiagonal(p, norm, d2), hadamardTimesDiagonal(p, norm, d1)));
+        // Row i scaled by c_i / sigma, c_i^2 the sum of p squared normals of stream 6 + k p + i.
+        for (int i = 0; i < p; i++) {
+          double chiSquared = 0;
+          for (int j = 0; j < p; j++) {
+            double z = RandomParameters.normal(seed, 6 + k * p + i, j);
+            chiSquared += z * z;
+          }
+          double s = Math.sqrt(chiSquared) / sigma;
+          for (int j = 0; j < p; j++) {
+            w[i][j] *= s;
+          }
+        }
       }
       default -> throw new AssertionError(name);
     }
@@ -445,53 +457,72 @@ class StructuredProjectionTest {
   }
 
   /**
-   * Fastfood: sigma^2 ||v_i||^2 = c_i^2 exactly (||G||_F cancels), iid chi-squared(p) over all rows
-   * (each c_i from its own stream). N = 16384 rows (p = 16, 1024 blocks), d = p so the explicit
-   * matrix holds whole rows. DKW at alpha = 1e-6: eps = 0.021, false-failure probability <= 1e-6.
+   * Fastfood and orthogonal: sigma^2 ||v_i||^2 = c_i^2 exactly (for Fastfood ||G||_F cancels; the
+   * orthogonal block's H~ D products are orthogonal), iid chi-squared(p) over all rows (each c_i
+   * from its own stream). N = 16384 rows (p = 16, 1024 blocks), d = p so the explicit matrix holds
+   * whole rows. DKW at alpha = 1e-6: eps = 0.021, false-failure probability <= 1e-6 per kind.
    * Float rounding changes the norms by ~1e-6 relative, far below eps. Power: constant squared
-   * norms p (the fixed norm of a construction without chi scaling) fail, and norms scaled by 1.2
-   * (a wrong sigma) fail.
+   * norms p (the fixed norm of a construction without chi scaling, as in published SORF) fail, and
+   * norms scaled by 1.2 (a wrong sigma) fail.
    */
   @Test
-  void fastfoodRowNormsAreChi() {
+  void rowNormsAreChi() {
     int p = 16;
     int m = 16 * 1024;
     double sigma = 0.6;
-    double[][] w = explicitMatrix(new FastfoodProjection(99, sigma, p, m));
-    double[] squared = new double[m];
-    double[] scaled = new double[m];
-    for (int f = 0; f < m; f++) {
-      double s = 0;
-      for (double v : w[f]) {
-        s += v * v;
+    for (StructuredProjection projection :
+        new StructuredProjection[] {
+          new FastfoodProjection(99, sigma, p, m), new OrthogonalProjection(99, sigma, p, m)
+        }) {
+      double[][] w = explicitMatrix(projection);
+      double[] squared = new double[m];
+      double[] scaled = new double[m];
+      for (int f = 0; f < m; f++) {
+        double s = 0;
+        for (double v : w[f]) {
+          s += v * v;
+        }
+        squared[f] = sigma * sigma * s;
+        scaled[f] = 1.2 * squared[f];
       }
-      squared[f] = sigma * sigma * s;
-      scaled[f] = 1.2 * squared[f];
+      double bound = Distributions.dkwBound(m, 1e-6);
+      double ks = Distributions.ksDistance(squared, x -> chiSquaredCdfEven(p, x));
+      assertTrue(ks < bound, projection.name() + ": KS " + ks + " >= " + bound);
+      double wrong = Distributions.ksDistance(scaled, x -> chiSquaredCdfEven(p, x));
+      assertTrue(wrong > bound, projection.name() + " power: KS " + wrong + " <= " + bound);
     }
-    double bound = Distributions.dkwBound(m, 1e-6);
-    double ks = Distributions.ksDistance(squared, x -> chiSquaredCdfEven(p, x));
-    assertTrue(ks < bound, "KS " + ks + " >= " + bound);
-    double wrong = Distributions.ksDistance(scaled, x -> chiSquaredCdfEven(p, x));
-    assertTrue(wrong > bound, "power: KS " + wrong + " <= " + bound);
     double[] constant = new double[m];
     Arrays.fill(constant, p);
-    assertTrue(Distributions.ksDistance(constant, x -> chiSquaredCdfEven(p, x)) > bound);
+    assertTrue(
+        Distributions.ksDistance(constant, x -> chiSquaredCdfEven(p, x))
+            > Distributions.dkwBound(m, 1e-6));
   }
 
   /**
-   * Orthogonal: W_k W_k^T = (p / sigma^2) I for every block (the last one cut), p in {2, 16, 128}.
-   * Column j of the computed W_k is W_k e_j up to an error of norm e = 8 (L + 2) u sqrt(p)/sigma
-   * (class tolerance with ||W_k||_2 = sqrt(p)/sigma), so the error matrix E has ||E||_2 <= ||E||_F
-   * <= sqrt(p) e and every Gram entry errs by at most 2 ||W_k||_2 ||E||_2 + ||E||_2^2.
+   * Orthogonal: W_k W_k^T = diag(c_i^2) / sigma^2 for every block (the last one cut), p in {2,
+   * 16, 128}, with c_i the chi norm drawn from row i's own stream (recomputed here in double).
+   * W_k = S Q / sigma with Q orthogonal, so ||W_k||_2 = max c_i / sigma =: s. Column j of the
+   * computed W_k is W_k e_j up to an error of norm e = 8 (L + 2) u s (class tolerance), so the
+   * error matrix E has ||E||_2 <= ||E||_F <= sqrt(p) e and every Gram entry errs by at most 2 s
+   * ||E||_2 + ||E||_2^2.
    */
   @Test
   void orthogonalBlocksHaveOrthogonalRows() {
     for (int p : new int[] {2, 16, 128}) {
       double sigma = 1.9;
       int m = 3 * p + p / 2; // last block cut
-      double[][] w = explicitMatrix(new OrthogonalProjection(5, sigma, p, m));
-      double spectral = Math.sqrt(p) / sigma;
-      double error = Math.sqrt(p) * 8 * (Integer.numberOfTrailingZeros(p) + 2) * U * spectral;
+      OrthogonalProjection projection = new OrthogonalProjection(5, sigma, p, m);
+      double[][] w = explicitMatrix(projection);
+      double[] norm = new double[m];
+      double[] z = new double[p];
+      double spectral = 0;
+      for (int f = 0; f < m; f++) {
+        norm[f] =
+            projection.chiNorm(5, OrthogonalProjection.STREAM_FIRST_NORM + f, z) / sigma;
+        spectral = Math.max(spectral, norm[f]);
+      }
+      double error =
+          Math.sqrt(p) * 8 * (Integer.numberOfTrailingZeros(p) + 2) * U * spectral;
       double tolerance = 2 * spectral * error + error * error;
       for (int f = 0; f < m; f++) {
         int blockStart = f / p * p;
@@ -500,7 +531,7 @@ class StructuredProjectionTest {
           for (int j = 0; j < p; j++) {
             dot += w[f][j] * w[g][j];
           }
-          double expected = f == g ? p / (sigma * sigma) : 0;
+          double expected = f == g ? norm[f] * norm[f] : 0;
           assertEquals(expected, dot, tolerance, "p=" + p + " rows " + f + ", " + g);
         }
       }
@@ -513,10 +544,8 @@ class StructuredProjectionTest {
    * d = 9 (p = 16), m = 2^16: K = 4096 independent blocks; the block means of cos(w_i . delta) lie
    * in [-1, 1], so Hoeffding gives P(|mean - E| >= t) <= 2 exp(-K t^2 / 2), t = sqrt(2 ln(2/alpha)
    * / K) = 0.084 at alpha = 1e-6 per check (9 checks per projection kind: false-failure <= 3e-5
-   * in all). E = exp(-r^2/2) exactly for the circulant (Gaussian rows); orthogonal rows have fixed
-   * norm sqrt(p)/sigma instead of chi, so E differs by at most ~0.04 (the bias of sphere-uniform
-   * rows at r = 2, p = 16) and Fastfood's rows are not exactly Gaussian either — both biases
-   * are well inside t. Power: dropping the 1/sigma (sigma = 2.5) or the sqrt(p) factor moves the
+   * in all). E = exp(-r^2/2) exactly for the circulant (Gaussian rows); orthogonal and Fastfood rows have
+   * chi norms but directions that are not exactly uniform, a bias well inside t. Power: dropping the 1/sigma (sigma = 2.5) or the sqrt(p) factor moves the
    * mean by more than t.
    */
   @Test
