@@ -115,6 +115,33 @@ class FeatureFileTest extends ArrowTestBase {
   }
 
   @Test
+  void nonNullableColumnsAreWrittenWithoutValidityBitmapsAndReadAsValid() throws IOException {
+    Path file = dir.resolve("floats.arrow");
+    FeatureTestData.write(file, spec(32), LabelType.CLASSES, 20, 20, FeatureWriter.Format.FILE,
+        null, allocator);
+    try (FeatureFile in = FeatureFile.open(file, allocator)) {
+      IpcFileLayout.Batch batch = in.layout().batches().get(0);
+      // features: list validity; Float32 child: validity, values; label: validity, values;
+      // row_id: validity, values.
+      long[] lengths = batch.bufferLengths();
+      assertEquals(7, lengths.length);
+      for (int validity : new int[] {0, 1, 3, 5}) {
+        assertEquals(0, lengths[validity], "validity buffer " + validity);
+      }
+      assertEquals(20L * 37 * 4, lengths[2]);
+      assertEquals(80, lengths[4]);
+      assertEquals(160, lengths[6]);
+      VectorSchemaRoot root = in.read(0).root();
+      for (var vector : root.getFieldVectors()) {
+        assertEquals(0, vector.getNullCount(), vector.getName());
+        for (int r = 0; r < 20; r++) {
+          assertTrue(!vector.isNull(r), vector.getName() + " row " + r);
+        }
+      }
+    }
+  }
+
+  @Test
   void requireCompatibleNamesTheFile() throws IOException {
     try (FeatureFile in = FeatureFile.open(good, allocator)) {
       in.requireCompatible(spec(4));
