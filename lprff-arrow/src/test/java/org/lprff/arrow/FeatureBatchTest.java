@@ -23,6 +23,7 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.lprff.vector.Featurizer;
 import org.lprff.vector.FeaturizerSpec;
 
@@ -176,7 +177,7 @@ class FeatureBatchTest extends ArrowTestBase {
     assertThrows(IllegalStateException.class, () -> batch.append(new float[D], 1, null, 0));
   }
 
-  static void assertMessage(String expectedPart, org.junit.jupiter.api.function.Executable call) {
+  static void assertMessage(String expectedPart, Executable call) {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
     assertTrue(e.getMessage().contains(expectedPart),
         "message '" + e.getMessage() + "' does not contain '" + expectedPart + "'");

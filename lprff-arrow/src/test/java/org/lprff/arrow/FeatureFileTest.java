@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.lprff.arrow.FeatureTestData.spec;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -49,7 +50,7 @@ class FeatureFileTest extends ArrowTestBase {
 
   private byte[] readAllFeatures(Path file) throws IOException {
     try (FeatureFile in = FeatureFile.open(file, allocator)) {
-      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
       for (int i = 0; i < in.batchCount(); i++) {
         out.writeBytes(in.read(i).features().toArray(ValueLayout.JAVA_BYTE));
       }

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.FixedSizeBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -65,7 +66,7 @@ class FeatureWriterTest extends ArrowTestBase {
   private record ReadBack(
       FeatureSchema schema, List<Integer> batchRows, byte[] features, float[] labels, long[] rowIds) {}
 
-  private static ReadBack readFile(Path file, FeatureSchema expectSchema, org.apache.arrow.memory.BufferAllocator allocator)
+  private static ReadBack readFile(Path file, FeatureSchema expectSchema, BufferAllocator allocator)
       throws IOException {
     try (FeatureFile in = FeatureFile.open(file, allocator)) {
       List<Integer> sizes = new ArrayList<>();
@@ -82,7 +83,7 @@ class FeatureWriterTest extends ArrowTestBase {
     }
   }
 
-  private static ReadBack readStream(Path file, org.apache.arrow.memory.BufferAllocator allocator) throws IOException {
+  private static ReadBack readStream(Path file, BufferAllocator allocator) throws IOException {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
         ArrowStreamReader reader = new ArrowStreamReader(channel, allocator)) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();

@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -270,7 +271,7 @@ class MiniBatchSourceTest extends ArrowTestBase {
       assertThrows(ConcurrentModificationException.class, first::hasNext);
       assertThrows(ConcurrentModificationException.class, first::next);
       assertEquals(32, drain(second));
-      assertThrows(java.util.NoSuchElementException.class, second::next);
+      assertThrows(NoSuchElementException.class, second::next);
     }
   }
 
