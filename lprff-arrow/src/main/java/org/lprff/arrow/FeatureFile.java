@@ -197,11 +197,14 @@ public final class FeatureFile implements AutoCloseable {
       throw IpcFileLayout.corrupt(path, "record batch " + index + ": " + e, e);
     }
     int rows = root.getRowCount();
-    FieldVector features = root.getVector(FeatureSchema.FEATURES);
-    if (features.getNullCount() != 0) {
-      throw IpcFileLayout.corrupt(path, "record batch " + index + " has " + features.getNullCount()
-          + " null feature rows", null);
+    // Columns written elsewhere may be declared nullable; their values must still all be set.
+    for (FieldVector vector : root.getFieldVectors()) {
+      if (vector.getNullCount() != 0) {
+        throw IpcFileLayout.corrupt(path, "record batch " + index + " column " + vector.getName()
+            + " has " + vector.getNullCount() + " nulls; feature files have none", null);
+      }
     }
+    FieldVector features = root.getVector(FeatureSchema.FEATURES);
     MemorySegment featureRows = features instanceof FixedSizeListVector list
         ? ArrowSegments.rows(list)
         : ArrowSegments.rows((FixedSizeBinaryVector) features);

@@ -18,6 +18,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
+import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
@@ -237,6 +239,36 @@ class FeatureFileTest extends ArrowTestBase {
     }
     IOException notOurs = assertRefused(plain);
     assertTrue(notOurs.getMessage().contains("has no lprff.format.version"), notOurs.getMessage());
+  }
+
+  @Test
+  void nullsInAColumnOfAForeignFileAreRefusedByBothPaths() throws IOException {
+    FeaturizerSpec spec = spec(8);
+    Schema ours = FeatureSchema.of(spec, LabelType.REGRESSION, false).arrowSchema();
+    Field nullableLabel = new Field("label", FieldType.nullable(ours.getFields().get(1).getType()), null);
+    Schema foreign = new Schema(List.of(ours.getFields().get(0), nullableLabel), ours.getCustomMetadata());
+    Path file = dir.resolve("nulls.arrow");
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(foreign, allocator);
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        ArrowFileWriter writer = new ArrowFileWriter(root, null, channel)) {
+      FixedSizeBinaryVector features = (FixedSizeBinaryVector) root.getVector("features");
+      features.allocateNew(2);
+      features.set(0, new byte[spec.rowBytes()]);
+      features.set(1, new byte[spec.rowBytes()]);
+      Float4Vector label = (Float4Vector) root.getVector("label");
+      label.allocateNew(2);
+      label.set(0, 1f);
+      label.setNull(1);
+      root.setRowCount(2);
+      writer.start();
+      writer.writeBatch();
+      writer.end();
+    }
+    IOException reader = assertRefused(file);
+    assertTrue(reader.getMessage().contains("column label has 1 nulls"), reader.getMessage());
+    IOException mapped = assertThrows(IOException.class,
+        () -> MiniBatchSource.mapped(file, 2, MiniBatchSource.Order.SEQUENTIAL, 0).close());
+    assertTrue(mapped.getMessage().contains("column label has 2 values and 1 nulls"), mapped.getMessage());
   }
 
   @Test
