@@ -1,0 +1,326 @@
+package org.lprff.arrow;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.flatbuf.Footer;
+import org.apache.arrow.flatbuf.Message;
+import org.apache.arrow.flatbuf.MessageHeader;
+import org.apache.arrow.flatbuf.RecordBatch;
+import org.apache.arrow.vector.TypeLayout;
+import org.apache.arrow.vector.ipc.message.ArrowBlock;
+import org.apache.arrow.vector.ipc.message.ArrowFooter;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * The layout of an Arrow IPC file read from its metadata alone: the footer (schema and record
+ * batch blocks) and, for every record batch, its row count and the file offsets of its buffers.
+ * No record batch body is read. Every offset and length is checked against the file, so a
+ * truncated or corrupted file fails here, with a message naming it, rather than later.
+ *
+ * <p>File format (Arrow columnar spec, "IPC File Format"): {@code ARROW1} + 2 padding bytes, the
+ * stream (schema message, record batches, optionally an end-of-stream marker), the flatbuffer
+ * footer, its int32 little-endian length, {@code ARROW1}. Each message is encapsulated:
+ * 0xFFFFFFFF, an int32 length, the flatbuffer {@code Message} with padding, then its body. The
+ * footer indexes the stream; this class reads both and requires them to agree (same schema, same
+ * record batch blocks), so a corrupted footer that still parses is refused too.
+ */
+final class IpcFileLayout {
+
+  private static final byte[] MAGIC = "ARROW1".getBytes(StandardCharsets.US_ASCII);
+  private static final int CONTINUATION = 0xFFFFFFFF;
+  /** Header magic plus padding. */
+  private static final int HEADER_BYTES = 8;
+  /** Footer length plus trailing magic. */
+  private static final int TRAILER_BYTES = 4 + MAGIC.length;
+
+  /**
+   * One record batch: body bytes [bodyOffset, bodyOffset + bodyLength) of the file; buffer k at
+   * file offset {@code bodyOffset + bufferOffsets[k]}, {@code bufferLengths[k]} bytes; node j
+   * (depth-first field order) has {@code nodeLengths[j]} values and {@code nullCounts[j]} nulls.
+   */
+  record Batch(
+      long bodyOffset,
+      long bodyLength,
+      int rows,
+      boolean compressed,
+      long[] bufferOffsets,
+      long[] bufferLengths,
+      long[] nodeLengths,
+      long[] nullCounts) {
+
+    /** The absolute file offset of buffer k. */
+    long bufferStart(int k) {
+      return bodyOffset + bufferOffsets[k];
+    }
+  }
+
+  private final Path path;
+  private final long fileSize;
+  private final Schema schema;
+  private final List<ArrowBlock> blocks;
+  private final List<Batch> batches;
+  /** First node index of each top-level field (depth-first order). */
+  private final int[] firstNode;
+  /** First buffer index of each top-level field (depth-first order). */
+  private final int[] firstBuffer;
+
+  private IpcFileLayout(
+      Path path, long fileSize, Schema schema, List<ArrowBlock> blocks, List<Batch> batches,
+      int[] firstNode, int[] firstBuffer) {
+    this.path = path;
+    this.fileSize = fileSize;
+    this.schema = schema;
+    this.blocks = blocks;
+    this.batches = batches;
+    this.firstNode = firstNode;
+    this.firstBuffer = firstBuffer;
+  }
+
+  /**
+   * Reads the layout of the IPC file open on {@code channel} (positional reads only).
+   *
+   * @throws IOException naming {@code path} if the file is not a well-formed Arrow IPC file
+   */
+  static IpcFileLayout read(Path path, FileChannel channel) throws IOException {
+    try {
+      return parse(path, channel);
+    } catch (RuntimeException e) {
+      // Flatbuffer accessors on corrupted bytes throw IndexOutOfBounds and friends.
+      throw corrupt(path, "unreadable metadata (" + e + ")", e);
+    }
+  }
+
+  private static IpcFileLayout parse(Path path, FileChannel channel) throws IOException {
+    long size = channel.size();
+    if (size < HEADER_BYTES + TRAILER_BYTES) {
+      throw corrupt(path, "it has " + size + " bytes, fewer than the " + (HEADER_BYTES + TRAILER_BYTES)
+          + " of an empty Arrow IPC file", null);
+    }
+    ByteBuffer head = readFully(path, channel, 0, MAGIC.length);
+    if (!Arrays.equals(array(head), MAGIC)) {
+      throw corrupt(path, "it does not start with the Arrow file magic ARROW1 (an IPC stream,"
+          + " or not Arrow?)", null);
+    }
+    ByteBuffer trailer = readFully(path, channel, size - TRAILER_BYTES, TRAILER_BYTES);
+    int footerLength = trailer.getInt(0);
+    byte[] tail = new byte[MAGIC.length];
+    trailer.get(4, tail);
+    if (!Arrays.equals(tail, MAGIC)) {
+      throw corrupt(path, "it does not end with the Arrow file magic ARROW1 (truncated or still"
+          + " being written?)", null);
+    }
+    long footerStart = size - TRAILER_BYTES - (long) footerLength;
+    if (footerLength <= 0 || footerStart < HEADER_BYTES) {
+      throw corrupt(path, "its footer length " + footerLength + " does not fit in " + size
+          + " bytes", null);
+    }
+    ByteBuffer footerBytes = readFully(path, channel, footerStart, footerLength);
+    ArrowFooter footer = new ArrowFooter(Footer.getRootAsFooter(footerBytes));
+    Schema schema = footer.getSchema();
+    List<Field> fields = schema.getFields();
+    int[] firstNode = new int[fields.size()];
+    int[] firstBuffer = new int[fields.size()];
+    int[] counts = new int[2];
+    for (int i = 0; i < fields.size(); i++) {
+      firstNode[i] = counts[0];
+      firstBuffer[i] = counts[1];
+      count(fields.get(i), counts);
+    }
+
+    // The footer is an index of the stream before it, which holds the schema again and every
+    // record batch's metadata. Walking the stream (metadata only, bodies skipped) and requiring
+    // the footer to agree catches a corrupted footer that still parses (e.g. as zero batches).
+    long position = HEADER_BYTES;
+    Encapsulated first = message(path, channel, position, footerStart, "the schema message");
+    if (first == null || first.message().headerType() != MessageHeader.Schema) {
+      throw corrupt(path, "its stream does not start with a schema message", null);
+    }
+    Schema streamSchema = MessageSerializer.deserializeSchema(first.message());
+    if (!streamSchema.equals(schema)) {
+      throw corrupt(path, "its footer schema differs from its schema message", null);
+    }
+    position += first.metadataLength() + first.message().bodyLength();
+    List<ArrowBlock> blocks = new ArrayList<>();
+    List<Batch> batches = new ArrayList<>();
+    while (position < footerStart) {
+      String what = "record batch " + batches.size();
+      Encapsulated next = message(path, channel, position, footerStart, what);
+      if (next == null) {
+        break; // end-of-stream marker
+      }
+      if (next.message().headerType() != MessageHeader.RecordBatch) {
+        throw corrupt(path, what + " at byte " + position + " is a message of type "
+            + MessageHeader.name(next.message().headerType())
+            + ", expected RecordBatch (feature files have no dictionaries)", null);
+      }
+      long bodyLength = next.message().bodyLength();
+      if (bodyLength < 0 || bodyLength > footerStart - position - next.metadataLength()) {
+        throw corrupt(path, what + " at byte " + position + " has a body of " + bodyLength
+            + " bytes, past the footer at byte " + footerStart, null);
+      }
+      blocks.add(new ArrowBlock(position, next.metadataLength(), bodyLength));
+      batches.add(batch(path, what, next.message(), position + next.metadataLength(), bodyLength,
+          counts[0], counts[1]));
+      position += next.metadataLength() + bodyLength;
+    }
+    if (!footer.getDictionaries().isEmpty() || !footer.getRecordBatches().equals(blocks)) {
+      throw corrupt(path, "its footer lists " + footer.getRecordBatches().size()
+          + " record batches and " + footer.getDictionaries().size() + " dictionaries, which do"
+          + " not match the " + blocks.size() + " record batches of its stream", null);
+    }
+    return new IpcFileLayout(
+        path, size, schema, List.copyOf(blocks), List.copyOf(batches), firstNode, firstBuffer);
+  }
+
+  /** An encapsulated message: its flatbuffer and the bytes of prefix, flatbuffer and padding. */
+  private record Encapsulated(Message message, int metadataLength) {}
+
+  /**
+   * The encapsulated message at {@code position}: 0xFFFFFFFF, int32 length, flatbuffer (or the
+   * pre-1.0 form without 0xFFFFFFFF); null for the end-of-stream marker (length 0).
+   */
+  private static Encapsulated message(
+      Path path, FileChannel channel, long position, long end, String what) throws IOException {
+    if (position > end - 4) {
+      throw corrupt(path, what + " at byte " + position + " runs into the footer", null);
+    }
+    int prefix = 4;
+    int length = readFully(path, channel, position, 4).getInt(0);
+    if (length == CONTINUATION) {
+      if (position > end - 8) {
+        throw corrupt(path, what + " at byte " + position + " runs into the footer", null);
+      }
+      prefix = 8;
+      length = readFully(path, channel, position + 4, 4).getInt(0);
+    }
+    if (length == 0) {
+      return null;
+    }
+    if (length < 0 || length > end - position - prefix) {
+      throw corrupt(path, what + " at byte " + position + " has a message of " + length
+          + " bytes, past the footer at byte " + end, null);
+    }
+    ByteBuffer bytes = readFully(path, channel, position + prefix, length);
+    return new Encapsulated(Message.getRootAsMessage(bytes), prefix + length);
+  }
+
+  /** Adds the nodes and buffers of {@code field} and its children (depth-first). */
+  private static void count(Field field, int[] counts) {
+    counts[0]++;
+    counts[1] += TypeLayout.getTypeBufferCount(field.getType());
+    for (Field child : field.getChildren()) {
+      count(child, counts);
+    }
+  }
+
+  private static Batch batch(
+      Path path, String what, Message message, long bodyOffset, long bodyLength, int nodes,
+      int buffers) throws IOException {
+    RecordBatch header = (RecordBatch) message.header(new RecordBatch());
+    if (header == null) {
+      throw corrupt(path, what + " has no RecordBatch header", null);
+    }
+    long rows = header.length();
+    if (rows < 0 || rows > Integer.MAX_VALUE) {
+      throw corrupt(path, what + " has " + rows + " rows", null);
+    }
+    if (header.nodesLength() != nodes || header.buffersLength() != buffers) {
+      throw corrupt(path, what + " has " + header.nodesLength() + " field nodes and "
+          + header.buffersLength() + " buffers, but its schema needs " + nodes + " and " + buffers,
+          null);
+    }
+    long[] nodeLengths = new long[nodes];
+    long[] nullCounts = new long[nodes];
+    for (int j = 0; j < nodes; j++) {
+      nodeLengths[j] = header.nodes(j).length();
+      nullCounts[j] = header.nodes(j).nullCount();
+    }
+    long[] bufferOffsets = new long[buffers];
+    long[] bufferLengths = new long[buffers];
+    for (int k = 0; k < buffers; k++) {
+      long at = header.buffers(k).offset();
+      long bytes = header.buffers(k).length();
+      if (at < 0 || bytes < 0 || at > bodyLength - bytes) {
+        throw corrupt(path, what + " has buffer " + k + " at [" + at + ", " + at + " + " + bytes
+            + ") outside its body of " + bodyLength + " bytes", null);
+      }
+      bufferOffsets[k] = at;
+      bufferLengths[k] = bytes;
+    }
+    return new Batch(
+        bodyOffset, bodyLength, (int) rows, header.compression() != null,
+        bufferOffsets, bufferLengths, nodeLengths, nullCounts);
+  }
+
+  private static ByteBuffer readFully(Path path, FileChannel channel, long position, int length)
+      throws IOException {
+    ByteBuffer buffer = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
+    while (buffer.hasRemaining()) {
+      if (channel.read(buffer, position + buffer.position()) < 0) {
+        throw new EOFException(path + ": ends before byte " + (position + length));
+      }
+    }
+    return buffer.flip();
+  }
+
+  private static byte[] array(ByteBuffer buffer) {
+    byte[] bytes = new byte[buffer.remaining()];
+    buffer.get(buffer.position(), bytes);
+    return bytes;
+  }
+
+  static IOException corrupt(Path path, String why, Throwable cause) {
+    return new IOException(
+        "file " + path + " is not a readable Arrow IPC feature file: " + why, cause);
+  }
+
+  Path path() {
+    return path;
+  }
+
+  long fileSize() {
+    return fileSize;
+  }
+
+  Schema schema() {
+    return schema;
+  }
+
+  /** The footer's record batch blocks, in file order. */
+  List<ArrowBlock> blocks() {
+    return blocks;
+  }
+
+  List<Batch> batches() {
+    return batches;
+  }
+
+  /** The depth-first index of the node of top-level field {@code field}. */
+  int firstNode(int field) {
+    return firstNode[field];
+  }
+
+  /** The index of the first buffer of top-level field {@code field}. */
+  int firstBuffer(int field) {
+    return firstBuffer[field];
+  }
+
+  /** The sum of the batches' rows. */
+  long rowCount() {
+    long rows = 0;
+    for (Batch b : batches) {
+      rows += b.rows();
+    }
+    return rows;
+  }
+}
