@@ -87,6 +87,21 @@ public final class CirculantPlan {
     return n;
   }
 
+  /** The twiddles of the half-length complex FFT (null for n = 1). */
+  FftPlan fftPlan() {
+    return fft;
+  }
+
+  /** The spectral coefficients of g (null for n = 1). */
+  Coefficients coefficients() {
+    return coefficients;
+  }
+
+  /** g[0], the whole product for n = 1. */
+  float g0() {
+    return g0;
+  }
+
   /** Length of the scratch buffer {@link #multiply(float[], float[], float[])} needs: n. */
   public int scratchLength() {
     return n;

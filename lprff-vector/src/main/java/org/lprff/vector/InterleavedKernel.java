@@ -31,4 +31,11 @@ interface InterleavedKernel {
    */
   void deinterleave(
       float[] src, int first, int count, int width, float[] out, int outOffset, int outStride);
+
+  /**
+   * {@code out = circ(g) x} for each of the width interleaved vectors of x (length n = {@code
+   * plan.size()}), bit for bit as {@link CirculantPlan#multiply} computes each one; scratch holds
+   * n width floats; out may be x.
+   */
+  void circulant(float[] x, CirculantPlan plan, float[] scratch, float[] out, int width);
 }

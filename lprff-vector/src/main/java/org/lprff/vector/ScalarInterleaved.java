@@ -48,4 +48,21 @@ final class ScalarInterleaved implements InterleavedKernel {
       }
     }
   }
+
+  /** Column by column through {@link CirculantPlan#multiply}: the definition. */
+  @Override
+  public void circulant(float[] x, CirculantPlan plan, float[] scratch, float[] out, int width) {
+    int n = plan.size();
+    float[] line = new float[n];
+    float[] lineScratch = new float[plan.scratchLength()];
+    for (int c = 0; c < width; c++) {
+      for (int i = 0; i < n; i++) {
+        line[i] = x[i * width + c];
+      }
+      plan.multiply(line, line, lineScratch);
+      for (int i = 0; i < n; i++) {
+        out[i * width + c] = line[i];
+      }
+    }
+  }
 }

@@ -92,6 +92,41 @@ class InterleavedKernelTest {
     }
   }
 
+  /**
+   * The lane-parallel circulant product equals {@link CirculantPlan#multiply} of each column bit
+   * for bit (same operations per lane), for every n from 1 to 2^10 and widths around the lanes.
+   */
+  @Test
+  void circulantMatchesThePlanColumnByColumn() {
+    for (int e = 0; e <= 10; e++) {
+      int n = 1 << e;
+      CirculantPlan plan = new CirculantPlan(randomFloats(n));
+      for (int width : WIDTHS) {
+        float[] x = randomFloats(n * width);
+        float[] expected = new float[n * width];
+        float[] line = new float[n];
+        for (int c = 0; c < width; c++) {
+          for (int i = 0; i < n; i++) {
+            line[i] = x[i * width + c];
+          }
+          plan.multiply(line, line);
+          for (int i = 0; i < n; i++) {
+            expected[i * width + c] = line[i];
+          }
+        }
+        for (InterleavedKernel body : new InterleavedKernel[] {scalar, vector}) {
+          float[] out = new float[n * width];
+          body.circulant(x, plan, new float[n * width], out, width);
+          assertArrayEquals(expected, out, body.getClass().getSimpleName() + ", n " + n
+              + ", width " + width);
+          float[] inPlace = x.clone();
+          body.circulant(inPlace, plan, new float[n * width], inPlace, width);
+          assertArrayEquals(expected, inPlace, "in place, n " + n + ", width " + width);
+        }
+      }
+    }
+  }
+
   private float[] randomFloats(int n) {
     float[] x = new float[n];
     for (int i = 0; i < n; i++) {
