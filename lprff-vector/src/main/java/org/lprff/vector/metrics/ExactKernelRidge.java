@@ -64,6 +64,20 @@ public final class ExactKernelRidge {
    */
   public record Dual(double[] alpha, double intercept) {
 
+    /** Copies alpha: a dual solution is immutable. */
+    public Dual {
+      if (alpha == null) {
+        throw new IllegalArgumentException("alpha is null");
+      }
+      alpha = alpha.clone();
+    }
+
+    /** A copy of α. */
+    @Override
+    public double[] alpha() {
+      return alpha.clone();
+    }
+
     /** intercept + C α for the cross matrix C (rows: new points, columns: training points). */
     public double[] predict(DMatrixRMaj cross) {
       if (cross == null) {
@@ -235,7 +249,7 @@ public final class ExactKernelRidge {
 
   /** A copy of α. */
   public double[] alpha() {
-    return dual.alpha().clone();
+    return dual.alpha();
   }
 
   /** ȳ. */

@@ -374,7 +374,7 @@ public final class KernelMatrix {
     }
   }
 
-  /** n in [1, MAX_N] (an n x n matrix), width >= 1, a panel of n rows fits an array. */
+  /** n in [1, MAX_N] (an n x n matrix) and width >= 1. */
   private static void checkCounts(int n, int width, String widthName) {
     if (n < 1 || n > MAX_N) {
       throw new IllegalArgumentException("n is " + n + ", expected in [1, " + MAX_N + "]");

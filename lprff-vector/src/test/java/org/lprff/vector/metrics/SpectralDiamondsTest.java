@@ -24,7 +24,8 @@ import org.lprff.vector.Quantizer;
  * Δ1 falls for full and low precision alike, while the quantization noise keeps Δ2 of 1- and
  * 2-bit features above a plateau that does not fall with m, and the full-precision Δ2 shrinks.
  *
- * <p>Setup: n diamonds rows (default 1000, {@code -Dlprff.metrics.spectralN}), standardized with
+ * <p>Setup: n diamonds rows (default 800 to stay near 20 s on two busy cores; {@code
+ * -Dlprff.metrics.spectralN=1000} for the size of the issue), standardized with
  * their own statistics, Gaussian kernel σ = 4 (the best of σ in {0.5, 1, 2, 4} for exact kernel
  * ridge on 2000/500 diamonds rows), λ = 1e-3 n, i.e. the ridge λ = 1e-3 in the (K + n λ I)
  * scaling of {@link ExactKernelRidge}; dense projection, seed 11, stochastic rounding; m in {256,
@@ -49,7 +50,7 @@ class SpectralDiamondsTest {
 
   @Test
   void lowPrecisionKeepsDelta2AbovePlateauWhileDelta1Falls() throws IOException {
-    int n = Integer.getInteger("lprff.metrics.spectralN", 1000);
+    int n = Integer.getInteger("lprff.metrics.spectralN", 800);
     Diamonds data = Diamonds.load(n, 1, 2024);
     Assumptions.assumeTrue(data != null, Diamonds.MISSING);
     Executor executor = ForkJoinPool.commonPool();
