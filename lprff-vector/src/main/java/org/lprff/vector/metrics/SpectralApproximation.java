@@ -34,16 +34,16 @@ import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
  *       relative error of about c n u κ(A), plus the eigensolver's absolute u ||M||. The
  *       eigendecomposition route perturbs each μ_i + λ by c n u ||A||, the same relative c n u κ(A)
  *       on the small ones, and its computed eigenvectors are orthogonal only to c n u: no gain.
- *   <li>Cost. n^3/3 flops for Cholesky against about 9 n^3 for eigenvalues with vectors (EJML, n =
- *       1000: 0.6 s against 3.2 s), then n^3 for the two triangular solves against 2 n^3 for the
- *       two products A^(-1/2) E A^(-1/2).
+ *   <li>Cost. n^3/6 multiply-adds for Cholesky against several n^3 for eigenvalues with vectors
+ *       (EJML, n = 1000, measured: 0.6 s against 3.2 s), then n^3 multiply-adds for the two
+ *       triangular solves against 2 n^3 for the two dense products A^(-1/2) E A^(-1/2).
  * </ul>
  *
  * The computed L^(-1) E L^(-T) is symmetrized ((M + M^T)/2) before the symmetric eigensolver.
  *
  * <p>Also reported: ||K - K~||_F and the spectral norm ||K - K~||_2 = max |eigenvalue of E|.
  *
- * <p>Cost of one comparison: two n x n triangular solves with n right-hand sides (n^3 flops), two
+ * <p>Cost of one comparison: two triangular solves with n right-hand sides (n^3 multiply-adds), two
  * symmetric eigenvalue problems without vectors (M and E; about 0.75 s each at n = 1000 with
  * EJML), and about five n x n double arrays. Use a {@link Reference} to factor K + λI once and
  * compare many K~ against it.
