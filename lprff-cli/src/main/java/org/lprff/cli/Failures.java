@@ -78,7 +78,8 @@ final class Failures {
         UnmatchedArgumentException.printSuggestions(unmatched, err);
       }
       String name = commandLine.getCommandSpec().qualifiedName();
-      err.print("Usage: " + commandLine.getHelp().synopsis(0));
+      String heading = "Usage: ";
+      err.print(heading + commandLine.getHelp().synopsis(heading.length()));
       err.println("Try '" + name + " --help' for more information.");
       if (failure.getCause() != null && debug(commandLine.getParseResult())) {
         failure.printStackTrace(err);

@@ -106,7 +106,7 @@ final class FeaturizeCommand implements Callable<Integer> {
     try {
       return featurize();
     } catch (UsageException e) {
-      throw new ParameterException(command.commandLine(), e.getMessage(), e, null, null);
+      throw new ParameterException(command.commandLine(), e.getMessage(), e);
     }
   }
 

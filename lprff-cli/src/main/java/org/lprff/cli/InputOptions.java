@@ -1,6 +1,8 @@
 package org.lprff.cli;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 import org.apache.arrow.memory.BufferAllocator;
@@ -57,6 +59,11 @@ final class InputOptions {
 
   /** The input format, detected from the file when {@code --format auto}. */
   Format format() throws IOException {
+    for (Path path : new Path[] {input, idxLabels}) {
+      if (path != null && !Files.exists(path)) {
+        throw new NoSuchFileException(path.toString());
+      }
+    }
     Format chosen = switch (format.toLowerCase(Locale.ROOT)) {
       case "auto" -> Format.AUTO;
       case "csv" -> Format.CSV;
