@@ -73,6 +73,15 @@ class ErrorsTest {
     fails(1, List.of("line 5002", "oops"), featurize(csv, "--batch-size", "100"));
   }
 
+  /** An output that existed before a failed run keeps its old content. */
+  @Test
+  void existingOutputIsUntouchedByAFailedRun() throws IOException {
+    Path out = Files.writeString(dir.resolve("out.arrow"), "previous content");
+    Path csv = Files.writeString(dir.resolve("bad.csv"), "a,b,y\n1,2,3\n4,x,6\n");
+    fails(1, List.of("bad.csv", "line 3"), featurize(csv));
+    assertEquals("previous content", Files.readString(out));
+  }
+
   @Test
   void headerOnlyCsvHasNoRows() throws IOException {
     Path csv = Files.writeString(dir.resolve("empty.csv"), "a,b,y\n");
