@@ -6,9 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Callable;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.lprff.arrow.FeatureSchema;
@@ -123,82 +123,96 @@ final class FeaturizeCommand implements Callable<Integer> {
     PrintWriter err = command.commandLine().getErr();
     long started = System.nanoTime();
     try (BufferAllocator allocator = new RootAllocator()) {
-      FeatureFileInfo likeFile = like == null ? null : FeatureFileInfo.read(like, allocator);
-      LabelType likeLabels = likeFile == null ? null : likeFile.schema().labelType();
-      RowSources.Format format = in.format();
-      LabelColumn labelColumn = in.labelColumn(format, likeLabels);
-
-      Standardization standardization;
-      long totalRows = -1;
-      FeaturizerSpec featurizerSpec;
-      LabelType labelType;
-      try (RowSource source = in.open(format, labelColumn, batchSize, allocator)) {
-        boolean hasLabels = source.label() == LabelKind.PRESENT && in.keepLabels();
-        labelType = in.labelType(format, hasLabels, likeLabels);
-        if (likeFile != null) {
-          featurizerSpec = likeSpec(likeFile, source);
-          standardization = likeStandardization(likeFile, source);
-        } else {
-          featurizerSpec = spec.build(source.columns());
-          standardization = null;
-        }
-        if (source instanceof IdxRowSource idx) {
-          totalRows = idx.imageCount();
-        }
-        if (standardize && likeFile == null) {
-          Standardization.Accumulator statistics = new Standardization.Accumulator(source.columns());
-          Progress progress = progress(err, "standardizing (pass 1 of 2)");
-          for (RowBatch batch = source.next(); batch != null; batch = source.next()) {
-            statistics.add(batch);
-            if (progress != null) {
-              progress.rowsWritten(statistics.count(), totalRows);
-            }
-          }
-          if (progress != null) {
-            progress.finish();
-          }
-          if (statistics.count() == 0) {
-            throw new IllegalArgumentException(in.input + " has no data rows");
-          }
-          standardization = statistics.finish(source.columnNames());
-          totalRows = statistics.count();
-        }
-      }
-
-      Map<String, String> metadata = standardization == null ? Map.of() : standardization.toMap();
-      FeatureSchema schema = FeatureSchema.of(featurizerSpec, labelType, rowIds, metadata);
-      Featurizer featurizer = Featurizer.of(featurizerSpec);
-      Progress progress = progress(err, "featurizing");
-      ExecutorService pool = threadCount > 1 ? pool(threadCount - 1) : null;
-      FeatureWriter.Summary summary;
-      try (RowSource source = in.open(format, labelColumn, batchSize, allocator);
-          FeatureWriter writer = FeatureWriter.builder(output, featurizer, schema, allocator)
-              .format(framing)
-              .batchSize(batchSize)
-              .executor(pool)
-              .progress(progress == null ? org.lprff.arrow.ProgressListener.NONE : progress)
-              .totalRows(totalRows)
-              .open()) {
-        RowSourceBatches batches =
-            new RowSourceBatches(source, standardization, labelType, in.input.toString());
-        writer.writeAll(batches);
-        if (batches.rows() == 0) {
-          throw new IllegalArgumentException(in.input + " has no data rows");
-        }
-        summary = writer.finish();
-      } finally {
-        if (pool != null) {
-          pool.shutdownNow();
-        }
-        if (progress != null) {
-          progress.finish();
-        }
-      }
+      Plan plan = plan(allocator, err);
+      FeatureWriter.Summary summary = write(plan, framing, threadCount, allocator, err);
       if (!quiet) {
-        printSummary(err, summary, featurizerSpec, (System.nanoTime() - started) / 1e9);
+        printSummary(err, summary, plan.spec(), (System.nanoTime() - started) / 1e9);
       }
     }
     return 0;
+  }
+
+  /**
+   * What the second pass needs, settled by the first.
+   *
+   * @param totalRows the input's rows if known (IDX, or after standardization), else -1
+   */
+  private record Plan(
+      RowSources.Format format,
+      LabelColumn labelColumn,
+      FeaturizerSpec spec,
+      LabelType labelType,
+      Standardization standardization,
+      long totalRows) {}
+
+  /**
+   * Reads the --like file, opens the input once for its columns and labels, settles the spec,
+   * and, for --standardize, fits the statistics in a first pass over the input.
+   */
+  private Plan plan(BufferAllocator allocator, PrintWriter err) throws IOException {
+    FeatureFileInfo likeFile = like == null ? null : FeatureFileInfo.read(like, allocator);
+    LabelType likeLabels = likeFile == null ? null : likeFile.schema().labelType();
+    RowSources.Format format = in.format();
+    LabelColumn labelColumn = in.labelColumn(format, likeLabels);
+    try (RowSource source = in.open(format, labelColumn, batchSize, allocator)) {
+      boolean hasLabels = source.label() == LabelKind.PRESENT && in.keepLabels();
+      LabelType labelType = in.labelType(format, hasLabels, likeLabels);
+      long totalRows = source instanceof IdxRowSource idx ? idx.imageCount() : -1;
+      if (likeFile != null) {
+        return new Plan(format, labelColumn, likeSpec(likeFile, source), labelType,
+            likeStandardization(likeFile, source), totalRows);
+      }
+      FeaturizerSpec featurizerSpec = spec.build(source.columns());
+      if (!standardize) {
+        return new Plan(format, labelColumn, featurizerSpec, labelType, null, totalRows);
+      }
+      Standardization.Accumulator statistics = new Standardization.Accumulator(source.columns());
+      Progress progress = progress(err, "standardizing (pass 1 of 2)");
+      for (RowBatch batch = source.next(); batch != null; batch = source.next()) {
+        statistics.add(batch);
+        progress.rowsWritten(statistics.count(), totalRows);
+      }
+      progress.finish();
+      if (statistics.count() == 0) {
+        throw new IllegalArgumentException(in.input + " has no data rows");
+      }
+      return new Plan(format, labelColumn, featurizerSpec, labelType,
+          statistics.finish(source.columnNames()), statistics.count());
+    }
+  }
+
+  /** The second pass: reads, standardizes, featurizes on a pool and writes, atomically. */
+  private FeatureWriter.Summary write(
+      Plan plan, FeatureWriter.Format framing, int threadCount, BufferAllocator allocator,
+      PrintWriter err) throws IOException {
+    Map<String, String> metadata =
+        plan.standardization() == null ? Map.of() : plan.standardization().toMap();
+    FeatureSchema schema = FeatureSchema.of(plan.spec(), plan.labelType(), rowIds, metadata);
+    Featurizer featurizer = Featurizer.of(plan.spec());
+    Progress progress = progress(err, "featurizing");
+    // The calling thread featurizes too, so threadCount - 1 helpers keep threadCount cores busy.
+    ExecutorService pool = threadCount > 1 ? pool(threadCount - 1) : null;
+    try (RowSource source = in.open(plan.format(), plan.labelColumn(), batchSize, allocator);
+        FeatureWriter writer = FeatureWriter.builder(output, featurizer, schema, allocator)
+            .format(framing)
+            .batchSize(batchSize)
+            .executor(pool)
+            .progress(progress)
+            .totalRows(plan.totalRows())
+            .open()) {
+      RowSourceBatches batches = new RowSourceBatches(
+          source, plan.standardization(), plan.labelType(), in.input.toString());
+      writer.writeAll(batches);
+      if (batches.rows() == 0) {
+        throw new IllegalArgumentException(in.input + " has no data rows");
+      }
+      return writer.finish();
+    } finally {
+      if (pool != null) {
+        pool.shutdownNow();
+      }
+      progress.finish();
+    }
   }
 
   private FeatureWriter.Format framing() {
@@ -260,7 +274,9 @@ final class FeaturizeCommand implements Callable<Integer> {
   }
 
   private Progress progress(PrintWriter err, String task) {
-    return quiet ? null : new Progress(err, task, Progress.stderrIsTerminal(), System::nanoTime);
+    return quiet
+        ? Progress.silent()
+        : new Progress(err, task, Progress.stderrIsTerminal(), System::nanoTime);
   }
 
   private static ExecutorService pool(int threads) {

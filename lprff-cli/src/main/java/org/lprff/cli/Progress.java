@@ -38,8 +38,16 @@ final class Progress implements ProgressListener {
     this.lastReport = start;
   }
 
+  /** A listener that reports nothing ({@code --quiet}). */
+  static Progress silent() {
+    return new Progress(null, "", false, () -> 0L);
+  }
+
   @Override
   public void rowsWritten(long rows, long totalRows) {
+    if (err == null) {
+      return;
+    }
     long now = nanoTime.getAsLong();
     if (now - lastReport < INTERVAL_NANOS) {
       return;
@@ -67,7 +75,7 @@ final class Progress implements ProgressListener {
 
   /** Clears an overwritten line, so what follows starts at the left margin. */
   void finish() {
-    if (terminal && lastWidth > 0) {
+    if (err != null && terminal && lastWidth > 0) {
       err.print("\r" + " ".repeat(lastWidth) + "\r");
       err.flush();
       lastWidth = 0;
