@@ -1,8 +1,11 @@
 package org.lprff.cli;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
 
 /** The top command: its subcommands do the work; alone it prints the usage. */
 @Command(
@@ -15,8 +18,8 @@ import picocli.CommandLine.ScopeType;
     footer = {
       "",
       "Examples:",
-      "  lprff featurize --input train.csv --standardize --sigma 2 --features 4096 --bits 4"
-          + " --output train.arrow",
+      "  lprff featurize --input train.csv --standardize --sigma 2 --features 4096 \\",
+      "      --bits 4 --projection circulant --output train.arrow",
       "  lprff featurize --input heldout.csv --like train.arrow --output heldout.arrow",
       "  lprff info train.arrow",
       "",
@@ -31,11 +34,11 @@ final class LprffCommand implements Runnable {
       description = "On failure, print the stack trace too.")
   boolean debug;
 
-  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+  @Spec CommandSpec spec;
 
+  /** Without a subcommand: a usage error. */
   @Override
   public void run() {
-    throw new picocli.CommandLine.ParameterException(
-        spec.commandLine(), "missing a command: featurize or info");
+    throw new ParameterException(spec.commandLine(), "missing a command: featurize or info");
   }
 }
