@@ -1,0 +1,305 @@
+package org.lprff.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.lprff.arrow.FeatureSchema;
+import org.lprff.arrow.FeatureWriter;
+import org.lprff.arrow.LabelType;
+import org.lprff.arrow.input.IdxRowSource;
+import org.lprff.arrow.input.LabelColumn;
+import org.lprff.arrow.input.LabelKind;
+import org.lprff.arrow.input.RowBatch;
+import org.lprff.arrow.input.RowSource;
+import org.lprff.arrow.input.RowSources;
+import org.lprff.arrow.input.Standardization;
+import org.lprff.vector.Featurizer;
+import org.lprff.vector.FeaturizerSpec;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code lprff featurize}: reads rows, optionally standardizes them (statistics from a first pass
+ * or from the {@code --like} file), featurizes them in parallel and writes an Arrow feature file,
+ * atomically (nothing is left at the output path on failure).
+ */
+@Command(
+    name = "featurize",
+    mixinStandardHelpOptions = true,
+    versionProvider = Version.class,
+    sortOptions = false,
+    description = {
+      "Turn rows of numbers into low-precision random Fourier features, written as an Arrow IPC"
+          + " file (or stream) with the featurizer spec in its metadata.",
+      "",
+      "With --like FILE the spec and standardization of an existing feature file are used, so"
+          + " heldout data is featurized exactly like the training data."
+    })
+final class FeaturizeCommand implements Callable<Integer> {
+
+  @Spec CommandSpec command;
+
+  @Mixin InputOptions in;
+
+  @Option(
+      names = "--standardize",
+      description = "Standardize each column with its mean and standard deviation (a first pass"
+          + " over the input); the statistics are stored in the file's metadata.")
+  boolean standardize;
+
+  @Mixin SpecOptions spec;
+
+  @Option(
+      names = "--like",
+      paramLabel = "FILE",
+      description = "Take the spec and standardization from this feature file; spec options given"
+          + " as well must agree with it.")
+  Path like;
+
+  @Option(
+      names = {"--output", "-o"},
+      required = true,
+      paramLabel = "FILE",
+      description = "The feature file to write (replaced if it exists).")
+  Path output;
+
+  @Option(
+      names = "--ipc",
+      paramLabel = "FRAMING",
+      defaultValue = "file",
+      description = "file (random access, default) or stream.")
+  String ipc;
+
+  @Option(
+      names = "--batch-size",
+      paramLabel = "ROWS",
+      defaultValue = "1024",
+      description = "Rows per record batch (default ${DEFAULT-VALUE}).")
+  int batchSize;
+
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description = "Threads that featurize (default: all cores).")
+  Integer threads;
+
+  @Option(names = "--row-ids", description = "Write a row_id column (0-based input row numbers).")
+  boolean rowIds;
+
+  @Option(names = {"--quiet", "-q"}, description = "Print no progress and no summary.")
+  boolean quiet;
+
+  @Override
+  public Integer call() throws IOException {
+    try {
+      return featurize();
+    } catch (UsageException e) {
+      throw new ParameterException(command.commandLine(), e.getMessage(), e);
+    }
+  }
+
+  private int featurize() throws IOException {
+    FeatureWriter.Format framing = framing();
+    if (batchSize < 1) {
+      throw new UsageException("--batch-size is " + batchSize + ", expected >= 1");
+    }
+    int threadCount = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+    if (threadCount < 1) {
+      throw new UsageException("--threads is " + threadCount + ", expected >= 1");
+    }
+    checkOutput();
+    PrintWriter err = command.commandLine().getErr();
+    long started = System.nanoTime();
+    try (BufferAllocator allocator = new RootAllocator()) {
+      Plan plan = plan(allocator, err);
+      FeatureWriter.Summary summary = write(plan, framing, threadCount, allocator, err);
+      if (!quiet) {
+        printSummary(err, summary, plan.spec(), (System.nanoTime() - started) / 1e9);
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * What the second pass needs, settled by the first.
+   *
+   * @param totalRows the input's rows if known (IDX, or after standardization), else -1
+   */
+  private record Plan(
+      RowSources.Format format,
+      LabelColumn labelColumn,
+      FeaturizerSpec spec,
+      LabelType labelType,
+      Standardization standardization,
+      long totalRows) {}
+
+  /**
+   * Reads the --like file, opens the input once for its columns and labels, settles the spec,
+   * and, for --standardize, fits the statistics in a first pass over the input.
+   */
+  private Plan plan(BufferAllocator allocator, PrintWriter err) throws IOException {
+    FeatureFileInfo likeFile = like == null ? null : FeatureFileInfo.read(like, allocator);
+    LabelType likeLabels = likeFile == null ? null : likeFile.schema().labelType();
+    RowSources.Format format = in.format();
+    LabelColumn labelColumn = in.labelColumn(format, likeLabels);
+    try (RowSource source = in.open(format, labelColumn, batchSize, allocator)) {
+      boolean hasLabels = source.label() == LabelKind.PRESENT && in.keepLabels();
+      LabelType labelType = in.labelType(format, hasLabels, likeLabels);
+      long totalRows = source instanceof IdxRowSource idx ? idx.imageCount() : -1;
+      if (likeFile != null) {
+        return new Plan(format, labelColumn, likeSpec(likeFile, source), labelType,
+            likeStandardization(likeFile, source), totalRows);
+      }
+      FeaturizerSpec featurizerSpec = spec.build(source.columns());
+      if (!standardize) {
+        return new Plan(format, labelColumn, featurizerSpec, labelType, null, totalRows);
+      }
+      Standardization.Accumulator statistics = new Standardization.Accumulator(source.columns());
+      Progress progress = progress(err, "standardizing (pass 1 of 2)");
+      for (RowBatch batch = source.next(); batch != null; batch = source.next()) {
+        statistics.add(batch);
+        progress.rowsWritten(statistics.count(), totalRows);
+      }
+      progress.finish();
+      if (statistics.count() == 0) {
+        throw new IllegalArgumentException(in.input + " has no data rows");
+      }
+      return new Plan(format, labelColumn, featurizerSpec, labelType,
+          statistics.finish(source.columnNames()), statistics.count());
+    }
+  }
+
+  /** The second pass: reads, standardizes, featurizes on a pool and writes, atomically. */
+  private FeatureWriter.Summary write(
+      Plan plan, FeatureWriter.Format framing, int threadCount, BufferAllocator allocator,
+      PrintWriter err) throws IOException {
+    Map<String, String> metadata =
+        plan.standardization() == null ? Map.of() : plan.standardization().toMap();
+    FeatureSchema schema = FeatureSchema.of(plan.spec(), plan.labelType(), rowIds, metadata);
+    Featurizer featurizer = Featurizer.of(plan.spec());
+    Progress progress = progress(err, "featurizing");
+    // The calling thread featurizes too, so threadCount - 1 helpers keep threadCount cores busy.
+    ExecutorService pool = threadCount > 1 ? pool(threadCount - 1) : null;
+    try (RowSource source = in.open(plan.format(), plan.labelColumn(), batchSize, allocator);
+        FeatureWriter writer = FeatureWriter.builder(output, featurizer, schema, allocator)
+            .format(framing)
+            .batchSize(batchSize)
+            .executor(pool)
+            .progress(progress)
+            .totalRows(plan.totalRows())
+            .open()) {
+      RowSourceBatches batches = new RowSourceBatches(
+          source, plan.standardization(), plan.labelType(), in.input.toString());
+      writer.writeAll(batches);
+      if (batches.rows() == 0) {
+        throw new IllegalArgumentException(in.input + " has no data rows");
+      }
+      return writer.finish();
+    } finally {
+      if (pool != null) {
+        pool.shutdownNow();
+      }
+      progress.finish();
+    }
+  }
+
+  private FeatureWriter.Format framing() {
+    return switch (ipc.toLowerCase(Locale.ROOT)) {
+      case "file" -> FeatureWriter.Format.FILE;
+      case "stream" -> FeatureWriter.Format.STREAM;
+      default -> throw new UsageException("--ipc is '" + ipc + "', expected file or stream");
+    };
+  }
+
+  /** Refuses an output the writer could not create, or one that is an input of this run. */
+  private void checkOutput() throws IOException {
+    Path directory = output.toAbsolutePath().getParent();
+    if (directory == null || !Files.isDirectory(directory)) {
+      throw new IllegalArgumentException(
+          "the output's directory " + directory + " does not exist");
+    }
+    if (Files.isDirectory(output)) {
+      throw new IllegalArgumentException("the output " + output + " is a directory");
+    }
+    for (Path read : new Path[] {in.input, in.idxLabels, like}) {
+      if (read != null && Files.exists(read) && Files.exists(output)
+          && Files.isSameFile(read, output)) {
+        throw new IllegalArgumentException(
+            "the output " + output + " is also an input of this run (" + read + ")");
+      }
+    }
+  }
+
+  private FeaturizerSpec likeSpec(FeatureFileInfo likeFile, RowSource source) {
+    FeaturizerSpec likeSpec = likeFile.schema().spec();
+    spec.requireAgreement(likeSpec, like.toString());
+    if (source.columns() != likeSpec.inputDim()) {
+      throw new IllegalArgumentException(
+          "input " + in.input + " has " + source.columns() + " feature columns, but " + like
+              + " has " + FeaturizerSpec.KEY_INPUT_DIM + "=" + likeSpec.inputDim());
+    }
+    return likeSpec;
+  }
+
+  private Standardization likeStandardization(FeatureFileInfo likeFile, RowSource source) {
+    Standardization statistics = likeFile.standardization();
+    if (statistics == null) {
+      if (standardize) {
+        throw new UsageException(
+            "--standardize conflicts with --like " + like + ", which has no standardization"
+                + " (with --like the statistics come from the file)");
+      }
+      return null;
+    }
+    try {
+      statistics.requireColumns(source.columnNames());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "input " + in.input + " does not match the standardization of " + like + ": "
+              + e.getMessage(), e);
+    }
+    return statistics;
+  }
+
+  private Progress progress(PrintWriter err, String task) {
+    return quiet
+        ? Progress.silent()
+        : new Progress(err, task, Progress.stderrIsTerminal(), System::nanoTime);
+  }
+
+  private static ExecutorService pool(int threads) {
+    return Executors.newFixedThreadPool(threads, runnable -> {
+      Thread thread = new Thread(runnable, "lprff-featurize");
+      thread.setDaemon(true);
+      return thread;
+    });
+  }
+
+  private static void printSummary(
+      PrintWriter err, FeatureWriter.Summary summary, FeaturizerSpec spec, double seconds) {
+    err.println(String.format(Locale.ROOT,
+        "wrote %s: %s rows, %d -> %s features at %d bits, %s in %s (%s rows/s, %.1f MB/s)",
+        summary.file(),
+        Format.count(summary.rows()),
+        spec.inputDim(),
+        Format.count(spec.features()),
+        spec.bits(),
+        Format.bytes(summary.bytes()),
+        Format.seconds(seconds),
+        Format.count(Math.round(summary.rows() / seconds)),
+        summary.bytes() / 1e6 / seconds));
+    err.flush();
+  }
+}

@@ -1,0 +1,34 @@
+package org.lprff.cli;
+
+import java.util.Locale;
+
+/** Number formats of the command's human-readable output (fixed, locale-independent). */
+final class Format {
+
+  private Format() {}
+
+  /** 53940 → "53,940". */
+  static String count(long n) {
+    return String.format(Locale.ROOT, "%,d", n);
+  }
+
+  /** Bytes in decimal units: "912 B", "4.1 kB", "110.6 MB", "2.30 GB". */
+  static String bytes(long n) {
+    if (n < 1000) {
+      return n + " B";
+    }
+    String[] units = {"kB", "MB", "GB", "TB"};
+    double value = n;
+    int unit = -1;
+    while (value >= 1000 && unit < units.length - 1) {
+      value /= 1000;
+      unit++;
+    }
+    return String.format(Locale.ROOT, value < 10 ? "%.2f %s" : "%.1f %s", value, units[unit]);
+  }
+
+  /** Seconds with 2 decimals below 100, else whole seconds. */
+  static String seconds(double s) {
+    return String.format(Locale.ROOT, s < 100 ? "%.2f s" : "%.0f s", s);
+  }
+}

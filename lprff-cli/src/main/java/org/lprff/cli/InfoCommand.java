@@ -1,0 +1,173 @@
+package org.lprff.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.lprff.arrow.FeatureSchema;
+import org.lprff.arrow.FeatureWriter;
+import org.lprff.arrow.LabelType;
+import org.lprff.arrow.input.Standardization;
+import org.lprff.vector.FeaturizerSpec;
+import org.lprff.vector.QuantizationScale;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code lprff info FILE}: what a feature file holds, as text or one JSON object. */
+@Command(
+    name = "info",
+    mixinStandardHelpOptions = true,
+    versionProvider = Version.class,
+    description = "Show a feature file's spec, labels, row count, layout and standardization."
+        + " The file is validated (a truncated or corrupt file is an error).")
+final class InfoCommand implements Callable<Integer> {
+
+  @Spec CommandSpec command;
+
+  @Parameters(paramLabel = "FILE", description = "An lprff feature file (Arrow IPC file or stream).")
+  Path file;
+
+  @Option(names = "--json", description = "Print one JSON object instead of text.")
+  boolean json;
+
+  @Override
+  public Integer call() throws IOException {
+    FeatureFileInfo info;
+    try (BufferAllocator allocator = new RootAllocator()) {
+      info = FeatureFileInfo.read(file, allocator);
+    }
+    PrintWriter out = command.commandLine().getOut();
+    out.println(json ? Json.write(toJson(info)) : toText(info));
+    out.flush();
+    return 0;
+  }
+
+  /** The text form: one "name  value" line per property. */
+  static String toText(FeatureFileInfo info) {
+    FeatureSchema schema = info.schema();
+    FeaturizerSpec spec = schema.spec();
+    List<String[]> rows = new ArrayList<>();
+    rows.add(row("file", info.path().toString()));
+    rows.add(row("ipc", info.ipc() == FeatureWriter.Format.FILE
+        ? "file (Arrow IPC random-access file)" : "stream (Arrow IPC stream)"));
+    rows.add(row("format version", schema.metadata().get(FeatureSchema.KEY_FORMAT_VERSION)));
+    rows.add(row("kernel", kernel(spec)));
+    rows.add(row("input dim (d)", Format.count(spec.inputDim())));
+    rows.add(row("features (m)", Format.count(spec.features())));
+    rows.add(row("bits (b)", spec.isFloat() ? "32 (float32 features)" : Integer.toString(spec.bits())));
+    rows.add(row("projection", spec.projection()));
+    rows.add(row("seed", Long.toString(spec.seed())));
+    rows.add(row("quantizer", spec.isFloat()
+        ? spec.quantizer().key() + " (unused at 32 bits)" : spec.quantizer().key()));
+    if (spec.isFloat()) {
+      rows.add(row("scale", "none (float32 features)"));
+    } else {
+      QuantizationScale scale = spec.scale();
+      rows.add(row("scale", "lo " + scale.lo() + ", step " + scale.step()
+          + " (value = lo + code * step)"));
+      rows.add(row("bit order", FeaturizerSpec.BIT_ORDER + " (feature i in bits [" + spec.bits()
+          + "i, " + spec.bits() + "i + " + spec.bits() + ") of its row, least significant first)"));
+    }
+    rows.add(row("labels", switch (schema.labelType()) {
+      case NONE -> "none";
+      case REGRESSION -> "Float32 (regression)";
+      case CLASSES -> "Int32 (classes)";
+    }));
+    rows.add(row("row ids", schema.hasRowIds() ? "yes (Int64 column row_id)" : "no"));
+    rows.add(row("rows", Format.count(info.rows())));
+    rows.add(row("record batches", Format.count(info.recordBatches())));
+    rows.add(row("bytes per row", Format.count(info.rowBytes())));
+    rows.add(row("file size", Format.bytes(info.fileSize()) + " (" + Format.count(info.fileSize())
+        + " bytes)"));
+    Standardization s = info.standardization();
+    rows.add(row("standardization", s == null
+        ? "none"
+        : s.size() + " columns: " + String.join(", ", s.columns())));
+    int width = rows.stream().mapToInt(r -> r[0].length()).max().orElse(0);
+    StringBuilder text = new StringBuilder();
+    for (String[] r : rows) {
+      if (!text.isEmpty()) {
+        text.append(System.lineSeparator());
+      }
+      text.append(r[0]).append(" ".repeat(width - r[0].length() + 2)).append(r[1]);
+    }
+    return text.toString();
+  }
+
+  /** The JSON form: typed values, and every metadata string under "metadata". */
+  static Map<String, Object> toJson(FeatureFileInfo info) {
+    FeatureSchema schema = info.schema();
+    FeaturizerSpec spec = schema.spec();
+    Map<String, Object> o = Json.object();
+    o.put("file", info.path().toString());
+    o.put("ipc", info.ipc() == FeatureWriter.Format.FILE ? "file" : "stream");
+    o.put("format_version", schema.metadata().get(FeatureSchema.KEY_FORMAT_VERSION));
+    Map<String, Object> kernel = Json.object();
+    for (Map.Entry<String, String> e : spec.kernel().toMap().entrySet()) {
+      kernel.put(e.getKey().equals("kernel") ? "name" : e.getKey(),
+          e.getKey().equals("kernel") ? e.getValue() : Double.parseDouble(e.getValue()));
+    }
+    o.put("kernel", kernel);
+    o.put("input_dim", spec.inputDim());
+    o.put("features", spec.features());
+    o.put("bits", spec.bits());
+    o.put("projection", spec.projection());
+    o.put("seed", spec.seed());
+    o.put("quantizer", spec.quantizer().key());
+    if (spec.isFloat()) {
+      o.put("scale", null);
+      o.put("bit_order", null);
+    } else {
+      Map<String, Object> scale = Json.object();
+      scale.put("lo", spec.scale().lo());
+      scale.put("step", spec.scale().step());
+      o.put("scale", scale);
+      o.put("bit_order", FeaturizerSpec.BIT_ORDER);
+    }
+    o.put("label_type", labelTypeName(schema.labelType()));
+    o.put("row_ids", schema.hasRowIds());
+    o.put("rows", info.rows());
+    o.put("record_batches", info.recordBatches());
+    o.put("bytes_per_row", info.rowBytes());
+    o.put("file_size", info.fileSize());
+    Standardization s = info.standardization();
+    if (s == null) {
+      o.put("standardization", null);
+    } else {
+      Map<String, Object> standardization = Json.object();
+      standardization.put("columns", s.size());
+      standardization.put("names", s.columns());
+      o.put("standardization", standardization);
+    }
+    o.put("metadata", schema.metadata());
+    return o;
+  }
+
+  private static String kernel(FeaturizerSpec spec) {
+    List<String> parameters = new ArrayList<>();
+    spec.kernel().toMap().forEach((key, value) -> {
+      if (!key.equals("kernel")) {
+        parameters.add(key + " " + value);
+      }
+    });
+    return spec.kernel().name() + " (" + String.join(", ", parameters) + ")";
+  }
+
+  private static String[] row(String name, String value) {
+    return new String[] {name, value};
+  }
+
+  /** "none", "regression" or "classes". */
+  private static String labelTypeName(LabelType type) {
+    return type.name().toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,44 @@
+package org.lprff.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/** The top command: its subcommands do the work; alone it prints the usage. */
+@Command(
+    name = "lprff",
+    mixinStandardHelpOptions = true,
+    versionProvider = Version.class,
+    description = "Low-precision random Fourier features: featurize rows of numbers into packed"
+        + " b-bit features stored as Arrow IPC files, and inspect such files.",
+    subcommands = {FeaturizeCommand.class, InfoCommand.class},
+    footer = {
+      "",
+      "Examples:",
+      "  lprff featurize --input train.csv --standardize --sigma 2 --features 4096 \\",
+      "      --bits 4 --projection circulant --output train.arrow",
+      "  lprff featurize --input heldout.csv --like train.arrow --output heldout.arrow",
+      "  lprff info train.arrow",
+      "",
+      "Exit codes: 0 success, 1 failure (one line on stderr), 2 usage error."
+    })
+final class LprffCommand implements Runnable {
+
+  /** Read by {@link Failures} from the parse result: prints stack traces of failures. */
+  @Option(
+      names = "--debug",
+      scope = ScopeType.INHERIT,
+      description = "On failure, print the stack trace too.")
+  boolean debug;
+
+  @Spec CommandSpec spec;
+
+  /** Without a subcommand: a usage error. */
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "missing a command: featurize or info");
+  }
+}

@@ -1,0 +1,54 @@
+package org.lprff.cli;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+
+/**
+ * The {@code lprff} command line: {@code lprff featurize ...}, {@code lprff info FILE}.
+ *
+ * <p>Exit codes: 0 on success, 1 for a failure (one line {@code lprff: <message>} on standard
+ * error; the stack trace too with {@code --debug}), 2 for a usage error (unknown or missing
+ * options, bad option values).
+ */
+public final class Main {
+
+  /** Exit code of a failed command. */
+  public static final int EXIT_FAILURE = 1;
+
+  /** Exit code of a usage error (picocli's). */
+  public static final int EXIT_USAGE = CommandLine.ExitCode.USAGE;
+
+  private Main() {}
+
+  /** Runs the command line and exits the JVM with its exit code. */
+  public static void main(String[] args) {
+    PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+    PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+    int code = run(out, err, args);
+    out.flush();
+    err.flush();
+    System.exit(code);
+  }
+
+  /**
+   * Runs the command line with the given output streams (tests capture them) and returns the exit
+   * code; never exits the JVM.
+   */
+  public static int run(PrintWriter out, PrintWriter err, String... args) {
+    CommandLine commandLine = commandLine();
+    commandLine.setOut(out);
+    commandLine.setErr(err);
+    return commandLine.execute(args);
+  }
+
+  /** A configured command line, its output on the process's standard streams until replaced. */
+  public static CommandLine commandLine() {
+    CommandLine commandLine = new CommandLine(new LprffCommand());
+    commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+    commandLine.setUsageHelpAutoWidth(true);
+    commandLine.setExecutionExceptionHandler(new Failures.ExecutionHandler());
+    commandLine.setParameterExceptionHandler(new Failures.UsageHandler());
+    return commandLine;
+  }
+}

@@ -1,0 +1,248 @@
+package org.lprff.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.lprff.vector.FeaturizerSpec;
+import org.lprff.vector.KernelFunction;
+import org.lprff.vector.Projections;
+import org.lprff.vector.Quantizer;
+import picocli.CommandLine.Option;
+
+/**
+ * The featurizer options of {@code featurize}. Every field is null unless given, so that with
+ * {@code --like} an option given explicitly can be checked against the file's spec, and without it
+ * the defaults apply.
+ */
+final class SpecOptions {
+
+  static final String DEFAULT_KERNEL = "gaussian";
+  static final int DEFAULT_FEATURES = 1024;
+  static final int DEFAULT_BITS = 8;
+  static final String DEFAULT_PROJECTION = "dense";
+  static final long DEFAULT_SEED = 0;
+
+  @Option(
+      names = "--kernel",
+      paramLabel = "NAME",
+      description = "gaussian, laplacian or matern (default " + DEFAULT_KERNEL + ").")
+  String kernel;
+
+  @Option(
+      names = "--sigma",
+      paramLabel = "S",
+      description = "Bandwidth of the gaussian and laplacian kernels; required unless --like.")
+  Double sigma;
+
+  @Option(
+      names = "--nu",
+      paramLabel = "NU",
+      description = "Smoothness of the matern kernel: 0.5, 1.5 or 2.5; required for matern.")
+  Double nu;
+
+  @Option(
+      names = "--length-scale",
+      paramLabel = "L",
+      description = "Length scale of the matern kernel; required for matern.")
+  Double lengthScale;
+
+  @Option(
+      names = {"--features", "-m"},
+      paramLabel = "M",
+      description = "Number of random features m (default " + DEFAULT_FEATURES + ").")
+  Integer features;
+
+  @Option(
+      names = {"--bits", "-b"},
+      paramLabel = "B",
+      description = "Bits per feature: 1, 2, 4, 8, 16, or 32 for float32 features (default "
+          + DEFAULT_BITS + ").")
+  Integer bits;
+
+  @Option(
+      names = "--projection",
+      paramLabel = "NAME",
+      description = "dense, circulant, fastfood or orthogonal (default " + DEFAULT_PROJECTION
+          + "; the structured ones need the gaussian kernel).")
+  String projection;
+
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      description = "Seed of every random parameter and rounding draw (default " + DEFAULT_SEED
+          + ").")
+  Long seed;
+
+  @Option(
+      names = "--quantizer",
+      paramLabel = "NAME",
+      description = "stochastic (unbiased, default) or nearest.")
+  String quantizer;
+
+  /**
+   * The spec these options give for input rows of {@code inputDim} values, defaults filled in.
+   *
+   * @throws UsageException for a missing kernel parameter, one that does not apply to the kernel,
+   *     or a value the spec refuses
+   */
+  FeaturizerSpec build(int inputDim) {
+    String kernelName = kernel == null ? DEFAULT_KERNEL : kernelName(kernel);
+    KernelFunction function;
+    try {
+      function = kernel(kernelName);
+    } catch (IllegalArgumentException e) {
+      throw e instanceof UsageException ? e : new UsageException(e.getMessage());
+    }
+
+    int m = features == null ? DEFAULT_FEATURES : features;
+    if (m < 1) {
+      throw new UsageException("--features is " + m + ", expected >= 1");
+    }
+    int b = bits == null ? DEFAULT_BITS : bits;
+    if (!FeaturizerSpec.SUPPORTED_BITS.contains(b)) {
+      throw new UsageException("--bits is " + b + ", expected 1, 2, 4, 8, 16 or 32");
+    }
+    try {
+      return new FeaturizerSpec(
+          function,
+          inputDim,
+          m,
+          b,
+          projection == null ? DEFAULT_PROJECTION : projectionName(projection),
+          seed == null ? DEFAULT_SEED : seed,
+          quantizer == null ? Quantizer.STOCHASTIC : quantizer(quantizer));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+  }
+
+  private KernelFunction kernel(String kernelName) {
+    return switch (kernelName) {
+      case "gaussian", "laplacian" -> {
+        if (sigma == null) {
+          throw new UsageException(
+              "--sigma is required for the " + kernelName + " kernel (or use --like FILE)");
+        }
+        rejectMatern(kernelName);
+        yield kernelName.equals("gaussian")
+            ? new KernelFunction.Gaussian(sigma)
+            : new KernelFunction.Laplacian(sigma);
+      }
+      case "matern" -> {
+        if (nu == null || lengthScale == null) {
+          throw new UsageException(
+              "the matern kernel needs --nu (0.5, 1.5 or 2.5) and --length-scale (or use --like"
+                  + " FILE)");
+        }
+        if (sigma != null) {
+          throw new UsageException(
+              "--sigma does not apply to the matern kernel; it takes --nu and --length-scale");
+        }
+        yield new KernelFunction.Matern(nu, lengthScale);
+      }
+      default -> throw new AssertionError(kernelName);
+    };
+  }
+
+  private void rejectMatern(String kernelName) {
+    if (nu != null || lengthScale != null) {
+      throw new UsageException(
+          (nu != null ? "--nu" : "--length-scale") + " applies only to the matern kernel, not "
+              + kernelName);
+    }
+  }
+
+  /**
+   * Checks every option given explicitly against {@code like}, the spec of the {@code --like}
+   * file named {@code source}.
+   *
+   * @throws IllegalArgumentException naming each conflicting option with both values, e.g.
+   *     "--bits 8 conflicts with train.arrow, which has lprff.bits=4"
+   */
+  void requireAgreement(FeaturizerSpec like, String source) {
+    List<String> conflicts = new ArrayList<>();
+    KernelFunction k = like.kernel();
+    if (kernel != null && !kernelName(kernel).equals(k.name())) {
+      conflicts.add(conflict(source, "--kernel", kernel, "lprff.kernel", k.name()));
+    }
+    double likeSigma = switch (k) {
+      case KernelFunction.Gaussian g -> g.sigma();
+      case KernelFunction.Laplacian l -> l.sigma();
+      case KernelFunction.Matern m -> Double.NaN;
+    };
+    if (sigma != null && Double.compare(sigma, likeSigma) != 0) {
+      conflicts.add(Double.isNaN(likeSigma)
+          ? "--sigma " + sigma + " conflicts with the matern kernel of " + source
+              + ", which has no sigma"
+          : conflict(source, "--sigma", sigma, "lprff.sigma", likeSigma));
+    }
+    if (nu != null || lengthScale != null) {
+      if (k instanceof KernelFunction.Matern m) {
+        if (nu != null && Double.compare(nu, m.nu()) != 0) {
+          conflicts.add(conflict(source, "--nu", nu, "lprff.nu", m.nu()));
+        }
+        if (lengthScale != null && Double.compare(lengthScale, m.lengthScale()) != 0) {
+          conflicts.add(conflict(source, "--length-scale", lengthScale, "lprff.length_scale",
+              m.lengthScale()));
+        }
+      } else {
+        conflicts.add((nu != null ? "--nu" : "--length-scale") + " conflicts with the " + k.name()
+            + " kernel of " + source + ", which is not matern");
+      }
+    }
+    if (features != null && features != like.features()) {
+      conflicts.add(conflict(source, "--features", features, FeaturizerSpec.KEY_FEATURES, like.features()));
+    }
+    if (bits != null && bits != like.bits()) {
+      conflicts.add(conflict(source, "--bits", bits, FeaturizerSpec.KEY_BITS, like.bits()));
+    }
+    if (projection != null && !projectionName(projection).equals(like.projection())) {
+      conflicts.add(conflict(
+          source, "--projection", projection, FeaturizerSpec.KEY_PROJECTION, like.projection()));
+    }
+    if (seed != null && seed != like.seed()) {
+      conflicts.add(conflict(source, "--seed", seed, FeaturizerSpec.KEY_SEED, like.seed()));
+    }
+    if (quantizer != null && quantizer(quantizer) != like.quantizer()) {
+      conflicts.add(conflict(source,
+          "--quantizer", quantizer, FeaturizerSpec.KEY_QUANTIZER, like.quantizer().key()));
+    }
+    if (!conflicts.isEmpty()) {
+      throw new IllegalArgumentException(
+          String.join("; ", conflicts)
+              + " (drop the option to featurize like the file, or drop --like)");
+    }
+  }
+
+  private static String conflict(
+      String source, String option, Object given, String key, Object inFile) {
+    return option + " " + given + " conflicts with " + source + ", which has " + key + "=" + inFile;
+  }
+
+  static String kernelName(String text) {
+    String name = text.toLowerCase(Locale.ROOT);
+    if (!name.equals("gaussian") && !name.equals("laplacian") && !name.equals("matern")) {
+      throw new UsageException(
+          "--kernel is '" + text + "', expected gaussian, laplacian or matern");
+    }
+    return name;
+  }
+
+  static String projectionName(String text) {
+    String name = text.toLowerCase(Locale.ROOT);
+    if (!Projections.NAMES.contains(name)) {
+      throw new UsageException(
+          "--projection is '" + text + "', expected one of " + String.join(", ", Projections.NAMES));
+    }
+    return name;
+  }
+
+  static Quantizer quantizer(String text) {
+    return switch (text.toLowerCase(Locale.ROOT)) {
+      case "stochastic" -> Quantizer.STOCHASTIC;
+      case "nearest" -> Quantizer.NEAREST;
+      default -> throw new UsageException(
+          "--quantizer is '" + text + "', expected stochastic or nearest");
+    };
+  }
+}

@@ -1,0 +1,34 @@
+package org.lprff.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+/** Runs the command line in-process with captured output. */
+final class Cli {
+
+  private Cli() {}
+
+  /** Exit code and the text written to standard output and standard error. */
+  record Result(int exitCode, String out, String err) {
+    @Override
+    public String toString() {
+      return "exit " + exitCode + "\n--- out:\n" + out + "--- err:\n" + err;
+    }
+  }
+
+  static Result run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  /** Runs and requires exit code 0, returning the result. */
+  static Result ok(String... args) {
+    Result result = run(args);
+    if (result.exitCode() != 0) {
+      throw new AssertionError("expected success: " + String.join(" ", args) + "\n" + result);
+    }
+    return result;
+  }
+}

@@ -1,0 +1,216 @@
+package org.lprff.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.lprff.arrow.LabelType;
+import org.lprff.vector.FeaturizerSpec;
+import org.lprff.vector.PackedFeatures;
+
+/**
+ * Interoperability with an independent Arrow implementation, apache-arrow for JavaScript (the
+ * version pinned in src/test/js/package.json and package-lock.json, installed by {@code npm ci}
+ * into target/js once and reused while the lock file is unchanged).
+ *
+ * <ul>
+ *   <li>Java writes, JavaScript reads: node dequantizes every feature from the file's metadata
+ *       alone (lprff.bits, lprff.features, lprff.scale.lo, lprff.scale.step, lprff.bit_order) and
+ *       its values must equal {@link PackedFeatures#unpack} exactly. Exact equality is possible:
+ *       Java computes fma(code, step, lo) rounded once to float; in JavaScript code * step (at most
+ *       16 + 24 significant bits) and its sum with lo (both multiples of ulp(step) / 2^16 within
+ *       [-2 s, 2 s], about 41 bits) are exact in double, so Math.fround rounds the exact value
+ *       once, the same way.
+ *   <li>JavaScript writes, Java reads: tables of Float64 columns and of a FixedSizeList&lt;Float32&gt;
+ *       column, with Int32 labels, featurize to the same bytes as the same rows given as CSV.
+ * </ul>
+ *
+ * Without node and npm the test fails (CI has them) unless {@code -Dlprff.interop=skip}.
+ */
+class InteropTest {
+
+  private static final Path SOURCES = Path.of("src/test/js");
+  private static final Path JS = Path.of("target/js");
+  private static final Duration NPM_TIMEOUT = Duration.ofMinutes(5);
+  private static final Duration NODE_TIMEOUT = Duration.ofMinutes(1);
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void installApacheArrow() throws IOException, InterruptedException {
+    Assumptions.assumeFalse("skip".equals(System.getProperty("lprff.interop")),
+        "skipped: -Dlprff.interop=skip");
+    for (String tool : List.of("node", "npm")) {
+      try {
+        run(List.of(tool, "--version"), Path.of("."), NODE_TIMEOUT);
+      } catch (IOException e) {
+        fail(tool + " is needed by the JavaScript interop test and was not found or failed ("
+            + e.getMessage() + "); install Node.js 18+ with npm, or run with"
+            + " -Dlprff.interop=skip to skip it");
+      }
+    }
+    Files.createDirectories(JS);
+    try (Stream<Path> files = Files.list(SOURCES)) {
+      for (Path file : files.toList()) {
+        Files.copy(file, JS.resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
+    // npm ci once: the installed lock file is remembered and compared on later runs.
+    Path marker = JS.resolve("node_modules/.lprff-installed-lock.json");
+    byte[] lock = Files.readAllBytes(JS.resolve("package-lock.json"));
+    if (!Files.exists(marker) || !java.util.Arrays.equals(lock, Files.readAllBytes(marker))) {
+      run(List.of("npm", "ci", "--no-audit", "--no-fund"), JS, NPM_TIMEOUT);
+      Files.write(marker, lock);
+    }
+  }
+
+  static Stream<Arguments> bitsAndFraming() {
+    return IntStream.of(1, 2, 4, 8, 16, 32).boxed()
+        .flatMap(b -> Stream.of(Arguments.of(b, "file"), Arguments.of(b, "stream")));
+  }
+
+  /** Java writes, node reads and dequantizes from the metadata: every value equal, exactly. */
+  @ParameterizedTest(name = "b={0}, ipc={1}")
+  @MethodSource("bitsAndFraming")
+  void nodeDequantizesJavasFilesExactly(int bits, String ipc) throws Exception {
+    Path csv = Inputs.Table.random(21, 5, 17).writeCsv(dir.resolve("x.csv"));
+    Path file = dir.resolve("x.arrow");
+    Cli.ok("featurize", "-i", csv.toString(), "--standardize", "--sigma", "1.3", "-m", "37",
+        "-b", Integer.toString(bits), "--seed", "5", "--ipc", ipc, "--batch-size", "8",
+        "-o", file.toString(), "-q");
+    assertNodeReadsWhatJavaWrote(file);
+  }
+
+  /** Int32 class labels and a row_id column beside the features. */
+  @Test
+  void classLabels() throws Exception {
+    Path csv = Inputs.Table.random(30, 5, 17).withClassLabels(7).writeCsv(dir.resolve("x.csv"));
+    Path file = dir.resolve("x.arrow");
+    Cli.ok("featurize", "-i", csv.toString(), "--label-type", "classes", "--row-ids",
+        "--sigma", "1", "-m", "300", "-b", "4", "--projection", "orthogonal", "-o",
+        file.toString(), "-q");
+    assertNodeReadsWhatJavaWrote(file);
+  }
+
+  private void assertNodeReadsWhatJavaWrote(Path file) throws Exception {
+    FeatureRows rows = FeatureRows.read(file);
+    FeaturizerSpec spec = rows.schema().spec();
+    int m = spec.features();
+    List<String> lines = run(List.of("node", "read-features.mjs", file.toAbsolutePath().toString()),
+        JS, NODE_TIMEOUT).lines().toList();
+    assertEquals(rows.rows() + " " + m + " " + spec.bits(), lines.get(0));
+    assertEquals(rows.rows() + 1, lines.size());
+    for (int r = 0; r < rows.rows(); r++) {
+      float[] expected = new float[m];
+      if (spec.isFloat()) {
+        ByteBuffer.wrap(rows.features()[r]).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer()
+            .get(expected);
+      } else {
+        PackedFeatures.unpack(rows.features()[r], 0, spec.scale(), m, expected, 0);
+      }
+      String[] cells = lines.get(r + 1).split(" ");
+      assertEquals(m + 1, cells.length, "row " + r);
+      float[] actual = new float[m];
+      for (int i = 0; i < m; i++) {
+        // JavaScript prints the shortest text of a double, which parses back to that double; it
+        // must be a float32 value (Math.fround applied), so no rounding happens on this side.
+        double printed = Double.parseDouble(cells[i + 1]);
+        actual[i] = (float) printed;
+        assertEquals(printed, actual[i], "row " + r + " feature " + i + " is not a float32");
+      }
+      assertArrayEquals(expected, actual, "row " + r); // exact: compares float bits
+      assertEquals(rows.labels()[r], Double.parseDouble(cells[0]), "label of row " + r);
+    }
+  }
+
+  /**
+   * node writes Float64 + Int32 and FixedSizeList&lt;Float32&gt; + Int32 tables; featurized by the
+   * command line they give the bytes of the same rows as CSV.
+   */
+  @Test
+  void arrowTablesWrittenByNodeFeaturizeLikeCsv() throws Exception {
+    run(List.of("node", "write-inputs.mjs", dir.toAbsolutePath().toString()), JS, NODE_TIMEOUT);
+    FeatureRows reference = null;
+    for (String input : List.of("rows.csv", "numeric.arrow", "list.arrow")) {
+      Path out = dir.resolve(input + ".features.arrow");
+      Cli.ok("featurize", "-i", dir.resolve(input).toString(), "--label-column", "y",
+          "--label-type", "classes", "--standardize", "--sigma", "2", "-m", "64", "-b", "8",
+          "--projection", "circulant", "-o", out.toString(), "-q");
+      FeatureRows rows = FeatureRows.read(out);
+      assertEquals(37, rows.rows(), input);
+      assertEquals(5, rows.schema().spec().inputDim(), input);
+      assertEquals(LabelType.CLASSES, rows.schema().labelType(), input);
+      if (reference == null) {
+        reference = rows;
+        for (int r = 0; r < 37; r++) {
+          assertEquals(r % 3, rows.labels()[r]);
+        }
+      } else {
+        assertArrayEquals(reference.concatenated(), rows.concatenated(), input);
+        assertArrayEquals(reference.labels(), rows.labels(), input);
+      }
+    }
+  }
+
+  /** info --json is valid JSON to an independent parser, with the documented fields. */
+  @Test
+  void infoJsonParsesInNode() throws Exception {
+    Path csv = Inputs.Table.random(9, 2, 1).writeCsv(dir.resolve("x.csv"));
+    Path file = dir.resolve("x.arrow");
+    Cli.ok("featurize", "-i", csv.toString(), "--standardize", "--sigma", "1", "-m", "16",
+        "-b", "4", "-o", file.toString(), "-q");
+    Path json = Files.writeString(dir.resolve("info.json"), Cli.ok("info", "--json",
+        file.toString()).out());
+    String fields = run(List.of("node", "-e", "const o = JSON.parse(require('fs').readFileSync("
+        + "process.argv[1], 'utf8')); console.log([o.rows, o.bits, o.features, o.kernel.sigma,"
+        + " o.scale.lo, o.label_type, o.standardization.names.join('|'),"
+        + " o.metadata['lprff.bit_order']].join(' '))", json.toAbsolutePath().toString()),
+        JS, NODE_TIMEOUT).strip();
+    assertEquals("9 4 16 1 -0.35355338 regression c0|c1 lsb0", fields);
+  }
+
+  /** Runs a command, returns its standard output; a non-zero exit or a timeout is an IOException. */
+  private static String run(List<String> command, Path directory, Duration timeout)
+      throws IOException, InterruptedException {
+    Path out = Files.createTempFile("lprff-interop", ".out");
+    Path err = Files.createTempFile("lprff-interop", ".err");
+    try {
+      Process process = new ProcessBuilder(new ArrayList<>(command))
+          .directory(directory.toFile())
+          .redirectOutput(out.toFile())
+          .redirectError(err.toFile())
+          .start();
+      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        process.destroyForcibly();
+        throw new IOException(String.join(" ", command) + " timed out after " + timeout);
+      }
+      if (process.exitValue() != 0) {
+        throw new IOException(String.join(" ", command) + " exited with " + process.exitValue()
+            + ":\n" + Files.readString(err));
+      }
+      return Files.readString(out);
+    } finally {
+      Files.deleteIfExists(out);
+      Files.deleteIfExists(err);
+    }
+  }
+}
