@@ -17,12 +17,17 @@ final class ScalarCounterRng implements CounterRngKernel {
 
   static final int[] ROTATE_B = {26, 21, 27, 5, 20, 11, 10, 20};
 
-  /** Rounds used by {@link CounterRng}: Random123's default, 20. */
-  static final int ROUNDS = 20;
+  /**
+   * Rounds used by {@link CounterRng}: 13 (Random123's threefry4x32_R(13, ...)), see the
+   * facade's documentation for why.
+   */
+  static final int ROUNDS = 13;
 
   /**
    * Threefry-4x32 with any number of rounds, general 128-bit key: the textbook definition the
-   * known-answer tests check. Writes the four output words to out[0..3].
+   * known-answer tests check (for 13, 20 and 72 rounds). Key injection s follows round 4s - 1
+   * only, so an odd round count such as 13 ends on a bare round. Writes the four output words to
+   * out[0..3].
    */
   static void threefry4x32(
       int rounds, int k0, int k1, int k2, int k3, int c0, int c1, int c2, int c3, int[] out) {

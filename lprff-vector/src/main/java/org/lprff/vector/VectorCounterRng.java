@@ -15,13 +15,13 @@ import jdk.incubator.vector.VectorSpecies;
  * the 8 lanes of output word w are 8 consecutive columns and no shuffle is needed. Wider machines
  * still run 256-bit vectors; narrower ones use the scalar body (the facade decides).
  *
- * <p>The state of a group lives in an int[32] between pieces of 4 rounds, and {@link #group}
- * hands the 32 words over in an int array instead of returning four vectors. Vectors stay in
- * registers only inside one compiled method whose Vector API calls were all inlined. C2 refuses
- * to inline a 20-round body into its callers ("hot method too big"), and inside one method it
- * stopped inlining Vector API calls after about 12 rounds (NodeCountInliningCutoff); both were
- * seen with -XX:+PrintInlining, and every vector is then boxed on the heap (a 5x slower RNG).
- * Four 32-byte stores and loads through L1 per 4 rounds cost little next to their ~28 vector
+ * <p>The state of a group lives in an int[32] between pieces of 4 or 5 rounds, and {@link
+ * #group} hands the 32 words over in an int array instead of returning four vectors. Vectors stay
+ * in registers only inside one compiled method whose Vector API calls were all inlined. C2
+ * refused to inline a 20-round body into its callers ("hot method too big"), and inside one
+ * method it stopped inlining Vector API calls after about 12 rounds (NodeCountInliningCutoff);
+ * both were seen with -XX:+PrintInlining, and every vector is then boxed on the heap (a 5x slower
+ * RNG). Four 32-byte stores and loads through L1 per piece cost little next to its ~40 vector
  * operations.
  */
 final class VectorCounterRng implements CounterRngKernel {
@@ -47,23 +47,21 @@ final class VectorCounterRng implements CounterRngKernel {
   }
 
   /**
-   * Threefry-4x32-20 of the 8 blocks 8q..8q+7 of a row: output word w of block 8q + j goes to
+   * Threefry-4x32-13 of the 8 blocks 8q..8q+7 of a row: output word w of block 8q + j goes to
    * out[off + 8w + j], that is, columns 32q .. 32q + 31 in order. Rotation counts are literals (in
-   * the 4-round pieces) so that each rotation compiles to two immediate shifts and an OR on AVX2.
+   * the pieces) so that each rotation compiles to two immediate shifts and an OR on AVX2.
    */
   static void group(int[] ks, int rowLo, int rowHi, int group, int draw, int[] out, int off) {
     LANE_INDEX.add(group * 8 + ks[0]).intoArray(out, off);
     IntVector.broadcast(INTS, rowLo + ks[1]).intoArray(out, off + 8);
     IntVector.broadcast(INTS, rowHi + ks[2]).intoArray(out, off + 16);
     IntVector.broadcast(INTS, draw + ks[3]).intoArray(out, off + 24);
-    fourRoundsEven(ks, 1, out, off);
-    fourRoundsOdd(ks, 2, out, off);
-    fourRoundsEven(ks, 3, out, off);
-    fourRoundsOdd(ks, 4, out, off);
-    fourRoundsEven(ks, 5, out, off);
+    fourRoundsEven(ks, 1, out, off); // rounds 0..3, injection 1
+    fourRoundsOdd(ks, 2, out, off); // rounds 4..7, injection 2
+    lastFiveRounds(ks, out, off); // rounds 8..11, injection 3, round 12
   }
 
-  /** Rounds 8k .. 8k + 3 (rotation constants of rounds 0..3) and key injection s, in place. */
+  /** Rounds 0..3 (rotation constants of rounds 0..3) and key injection s, in place. */
   private static void fourRoundsEven(int[] ks, int s, int[] state, int off) {
     IntVector x0 = IntVector.fromArray(INTS, state, off);
     IntVector x1 = IntVector.fromArray(INTS, state, off + 8);
@@ -95,7 +93,47 @@ final class VectorCounterRng implements CounterRngKernel {
     x3.intoArray(state, off + 24);
   }
 
-  /** Rounds 8k + 4 .. 8k + 7 (rotation constants of rounds 4..7) and key injection s, in place. */
+  /**
+   * Rounds 8..11 (the rotation constants of rounds 0..3 again), key injection 3, and round 12
+   * (constants by round mod 8: those of round 4, (6, 20), on the even pairing), in place.
+   * Threefry-4x32-13 ends on this bare round: injection 4 would follow round 15.
+   */
+  private static void lastFiveRounds(int[] ks, int[] state, int off) {
+    IntVector x0 = IntVector.fromArray(INTS, state, off);
+    IntVector x1 = IntVector.fromArray(INTS, state, off + 8);
+    IntVector x2 = IntVector.fromArray(INTS, state, off + 16);
+    IntVector x3 = IntVector.fromArray(INTS, state, off + 24);
+    x0 = x0.add(x1);
+    x1 = rotl(x1, 10).lanewise(XOR, x0);
+    x2 = x2.add(x3);
+    x3 = rotl(x3, 26).lanewise(XOR, x2);
+    x0 = x0.add(x3);
+    x3 = rotl(x3, 11).lanewise(XOR, x0);
+    x2 = x2.add(x1);
+    x1 = rotl(x1, 21).lanewise(XOR, x2);
+    x0 = x0.add(x1);
+    x1 = rotl(x1, 13).lanewise(XOR, x0);
+    x2 = x2.add(x3);
+    x3 = rotl(x3, 27).lanewise(XOR, x2);
+    x0 = x0.add(x3);
+    x3 = rotl(x3, 23).lanewise(XOR, x0);
+    x2 = x2.add(x1);
+    x1 = rotl(x1, 5).lanewise(XOR, x2);
+    x0 = x0.add(ks[3]);
+    x1 = x1.add(ks[4]);
+    x2 = x2.add(ks[5]);
+    x3 = x3.add(ks[6] + 3);
+    x0 = x0.add(x1);
+    x1 = rotl(x1, 6).lanewise(XOR, x0);
+    x2 = x2.add(x3);
+    x3 = rotl(x3, 20).lanewise(XOR, x2);
+    x0.intoArray(state, off);
+    x1.intoArray(state, off + 8);
+    x2.intoArray(state, off + 16);
+    x3.intoArray(state, off + 24);
+  }
+
+  /** Rounds 4..7 (rotation constants of rounds 4..7) and key injection s, in place. */
   private static void fourRoundsOdd(int[] ks, int s, int[] state, int off) {
     IntVector x0 = IntVector.fromArray(INTS, state, off);
     IntVector x1 = IntVector.fromArray(INTS, state, off + 8);
