@@ -32,6 +32,9 @@ final class VectorCounterRng implements CounterRngKernel {
   /** Columns per group: 8 blocks x 4 output words. */
   static final int GROUP = 32;
 
+  /** Columns per group under the half-word mapping: 8 blocks x 4 words x 2 halves. */
+  static final int HALF_GROUP = 64;
+
   private static final IntVector LANE_INDEX = IntVector.zero(INTS).addIndex(1);
 
   /**
@@ -192,6 +195,47 @@ final class VectorCounterRng implements CounterRngKernel {
       group(ks, rowLo, rowHi, c >>> 5, draw, out, off + c - firstColumn);
     }
     scalar.fillBits(seed, row, tail, draw, out, off + tail - firstColumn, end - tail);
+  }
+
+  /** (h + 0.5) * 2^-16 lane by lane for h in [0, 65535], exactly as {@link CounterRng#toUniform16}. */
+  static FloatVector toUniform16(IntVector halves) {
+    return ((FloatVector) halves.convertShape(VectorOperators.I2F, FLOATS, 0))
+        .add(0.5f)
+        .mul(0x1p-16f);
+  }
+
+  /**
+   * The 16-bit draws of the 8 columns at position p (a multiple of 8 in [0, 64)) of the 64
+   * columns that one {@link #group} gives under the half-word mapping: half p / 32 of the words
+   * at group index p mod 32.
+   */
+  static IntVector halfWords(int[] group, int off, int p) {
+    return IntVector.fromArray(INTS, group, off + (p & (GROUP - 1)))
+        .lanewise(VectorOperators.LSHR, (p >>> 5) << 4)
+        .and(0xFFFF);
+  }
+
+  @Override
+  public void fillBits16(
+      long seed, long row, int firstColumn, int draw, int[] out, int off, int count) {
+    assert count >= 0 && firstColumn >= 0 && firstColumn + (long) count <= Integer.MAX_VALUE;
+    int end = firstColumn + count;
+    int head = (int) Math.min(end, ((long) firstColumn + HALF_GROUP - 1) & -HALF_GROUP);
+    int tail = Math.max(head, end & -HALF_GROUP);
+    ScalarCounterRng scalar = new ScalarCounterRng();
+    scalar.fillBits16(seed, row, firstColumn, draw, out, off, head - firstColumn);
+    int[] ks = keySchedule(seed);
+    int rowLo = (int) row;
+    int rowHi = (int) (row >>> 32);
+    int[] words = new int[GROUP];
+    for (int c = head; c < tail; c += HALF_GROUP) {
+      group(ks, rowLo, rowHi, c >>> 6, draw, words, 0);
+      int o = off + c - firstColumn;
+      for (int p = 0; p < HALF_GROUP; p += 8) {
+        halfWords(words, 0, p).intoArray(out, o + p);
+      }
+    }
+    scalar.fillBits16(seed, row, tail, draw, out, off + tail - firstColumn, end - tail);
   }
 
   @Override
