@@ -181,6 +181,31 @@ class CounterRngTest {
     assertEquals(CounterRng.bits16(SEED, 3, first + 69, 1), actual[69]);
   }
 
+  /**
+   * A performance guard, not a correctness test: the Threefry pieces of the vector body must stay
+   * larger than C2's FreqInlineSize (325 bytes of bytecode, the x86 default), or C2 inlines them
+   * into the caller's loop and the RNG becomes ~6x slower (see VectorCounterRng's class comment).
+   */
+  @Test
+  void vectorThreefryPiecesStayTooLargeToInline() throws java.io.IOException {
+    byte[] bytes;
+    try (var in = VectorCounterRng.class.getResourceAsStream("VectorCounterRng.class")) {
+      bytes = in.readAllBytes();
+    }
+    var model = java.lang.classfile.ClassFile.of().parse(bytes);
+    int pieces = 0;
+    for (var method : model.methods()) {
+      String name = method.methodName().stringValue();
+      if (name.endsWith("Rounds")) {
+        int length = method.findAttribute(java.lang.classfile.Attributes.code())
+            .orElseThrow().codeLength();
+        assertTrue(length > 325, name + " has " + length + " bytes of bytecode, expected > 325");
+        pieces++;
+      }
+    }
+    assertEquals(3, pieces);
+  }
+
   // ---- statistics. Every chi-squared test below uses fixed inputs (seed SEED) and the threshold
   // ChiSquare.criticalValue1e6(df): under a good generator it fails with probability <= 1e-6.
 
