@@ -16,8 +16,8 @@ import org.openjdk.jmh.annotations.State;
 /**
  * Stochastic rounding fused with packing of one row of m = 4096 features, per bit width, vector
  * body against the scalar reference; round-to-nearest (no RNG) for the cost of the rounding and
- * packing alone; and, in {@link Rng}, the counter-based RNG by itself. Scores are ns per row
- * (op); divide by 4096 for ns per feature.
+ * packing alone; and, in {@link Rng}, the counter-based RNG by itself (whole words as for b = 16,
+ * half words as for b <= 8). Scores are ns per row (op); divide by 4096 for ns per feature.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -75,7 +75,7 @@ public class QuantizeBenchmark {
     return out;
   }
 
-  /** The RNG alone: 4096 columns of 32-bit words per op. */
+  /** The RNG alone: 4096 columns of 32-bit words (or 16-bit half words) per op. */
   @BenchmarkMode(Mode.AverageTime)
   @OutputTimeUnit(TimeUnit.NANOSECONDS)
   @State(Scope.Thread)
@@ -94,6 +94,19 @@ public class QuantizeBenchmark {
     @Benchmark
     public int[] fillBitsScalar() {
       scalar.fillBits(SEED, row++, 0, 0, bits, 0, FEATURES);
+      return bits;
+    }
+
+    /** Half-word draws (16 bits per column, two columns per Threefry word), as used for b <= 8. */
+    @Benchmark
+    public int[] fillBits16Vector() {
+      vector.fillBits16(SEED, row++, 0, 0, bits, 0, FEATURES);
+      return bits;
+    }
+
+    @Benchmark
+    public int[] fillBits16Scalar() {
+      scalar.fillBits16(SEED, row++, 0, 0, bits, 0, FEATURES);
       return bits;
     }
   }

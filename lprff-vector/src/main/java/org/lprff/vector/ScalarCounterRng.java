@@ -3,8 +3,8 @@ package org.lprff.vector;
 /**
  * Scalar Threefry-4x32: the reference body of {@link CounterRng}, and the single-value path.
  *
- * <p>The bulk fill computes each Threefry block once and hands its four output words to the (up
- * to four) requested columns that map to it, so the reference does the same number of block
+ * <p>The bulk fills compute each Threefry block once and hand its four output words (eight half
+ * words) to the requested columns that map to it, so the reference does the same number of block
  * evaluations as the vector body.
  */
 final class ScalarCounterRng implements CounterRngKernel {
@@ -17,12 +17,17 @@ final class ScalarCounterRng implements CounterRngKernel {
 
   static final int[] ROTATE_B = {26, 21, 27, 5, 20, 11, 10, 20};
 
-  /** Rounds used by {@link CounterRng}: Random123's default, 20. */
-  static final int ROUNDS = 20;
+  /**
+   * Rounds used by {@link CounterRng}: 13 (Random123's threefry4x32_R(13, ...)), see the
+   * facade's documentation for why.
+   */
+  static final int ROUNDS = 13;
 
   /**
    * Threefry-4x32 with any number of rounds, general 128-bit key: the textbook definition the
-   * known-answer tests check. Writes the four output words to out[0..3].
+   * known-answer tests check (for 13, 20 and 72 rounds). Key injection s follows round 4s - 1
+   * only, so an odd round count such as 13 ends on a bare round. Writes the four output words to
+   * out[0..3].
    */
   static void threefry4x32(
       int rounds, int k0, int k1, int k2, int k3, int c0, int c1, int c2, int c3, int[] out) {
@@ -81,6 +86,21 @@ final class ScalarCounterRng implements CounterRngKernel {
     return (column >>> 3) & 3;
   }
 
+  /** Threefry block index of a column under the half-word mapping. */
+  static int block16(int column) {
+    return ((column >>> 6) << 3) | (column & 7);
+  }
+
+  /** Which 16-bit half of its word a column takes under the half-word mapping: 0 low, 1 high. */
+  static int half(int column) {
+    return (column >>> 5) & 1;
+  }
+
+  /** The low (half 0) or high (half 1) 16 bits of a word, in [0, 65535]. */
+  static int halfOf(int word, int half) {
+    return (word >>> (half << 4)) & 0xFFFF;
+  }
+
   static void block(int[] ks, long row, int block, int draw, int[] out) {
     threefry4x32(ROUNDS, ks, block, (int) row, (int) (row >>> 32), draw, out);
   }
@@ -89,6 +109,12 @@ final class ScalarCounterRng implements CounterRngKernel {
     int[] words = new int[4];
     block(keySchedule(seed), row, block(column), draw, words);
     return words[word(column)];
+  }
+
+  static int bits16(long seed, long row, int column, int draw) {
+    int[] words = new int[4];
+    block(keySchedule(seed), row, block16(column), draw, words);
+    return halfOf(words[word(column)], half(column));
   }
 
   @Override
@@ -112,6 +138,34 @@ final class ScalarCounterRng implements CounterRngKernel {
               computed = true;
             }
             out[off + column - firstColumn] = words[w];
+          }
+        }
+      }
+    }
+  }
+
+  @Override
+  public void fillBits16(
+      long seed, long row, int firstColumn, int draw, int[] out, int off, int count) {
+    assert count >= 0 && firstColumn >= 0 && firstColumn + (long) count <= Integer.MAX_VALUE;
+    if (count == 0) {
+      return;
+    }
+    int end = firstColumn + count;
+    int[] words = new int[4];
+    int[] ks = keySchedule(seed);
+    for (int group = firstColumn >>> 6; group <= (end - 1) >>> 6; group++) {
+      int groupStart = group << 6;
+      for (int lane = 0; lane < 8; lane++) {
+        boolean computed = false;
+        for (int slot = 0; slot < 8; slot++) { // slot = 4 half + w
+          int column = groupStart + 8 * slot + lane;
+          if (column >= firstColumn && column < end) {
+            if (!computed) {
+              block(ks, row, (group << 3) | lane, draw, words);
+              computed = true;
+            }
+            out[off + column - firstColumn] = halfOf(words[slot & 3], slot >>> 2);
           }
         }
       }

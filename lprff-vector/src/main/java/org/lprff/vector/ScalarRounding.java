@@ -6,12 +6,25 @@ import java.lang.foreign.ValueLayout;
 /**
  * Scalar stochastic rounding, round-to-nearest and bit packing: the reference bodies.
  *
- * <p>Precision of the rounding arithmetic. With t = (v - lo) / step and u uniform, code =
- * floor(t + u). For b <= 8, t < 256 and float32 leaves at least 15 fractional bits in t + u, so
- * rounding t + u moves the rounding threshold by at most 2^-17 step: a bias far below anything
- * the features can show. For b = 16, t is near 65535 and float32 keeps only 8 fractional bits:
- * the bias reaches 2^-9 step, which a few million samples detect. So b = 16 is computed in double
- * with the 32-bit uniform {@link CounterRng#uniformDouble} (t + u is then exact to 2^-37).
+ * <p>Randomness. With t = (v - lo) / step, code = floor(t + u), clamped. For b <= 8, u is
+ * {@link CounterRng#uniform16} = (h + 1/2) 2^-16 from 16 random bits h (half-word mapping: one
+ * Threefry word serves two features); for b = 16, u is {@link CounterRng#uniformDouble} from a
+ * whole 32-bit word.
+ *
+ * <p>Bias for b <= 8. Let n = floor(t) and f = t - n, both exact. In exact arithmetic the code
+ * is n + 1 when u >= 1 - f, with probability f rounded to the 2^-16 grid, so |P(n + 1) - f| <=
+ * 2^-17. The sum t + u is rounded to float, which moves the threshold down by delta = half the
+ * float spacing just below n + 1 (ties go to n + 1, whose significand is even): delta <= 2^-21
+ * for b <= 4 (t < 16) and <= 2^-17 for b = 8, reached when t >= 128 (t is then a multiple of
+ * 2^-16 and t + u an exact tie between two floats). Altogether |P(n + 1) - f| <= 2^-17 + delta,
+ * so |E[lo + code step] - (lo + t step)| <= 2^-16 step for every b <= 8 (2^-17 + 2^-21 for b <=
+ * 4). The former 24-bit uniform had 2^-17 + 2^-24 at b = 8: the same order, and both far below
+ * what the features can show (a Hoeffding test at 2^24 samples resolves ~7e-4 step). The float
+ * error of t itself (two roundings, < 2^-24 t each) is separate and common to all variants.
+ *
+ * <p>b = 16: t is near 65535, where float32 keeps only 8 fractional bits and would bias the
+ * rounding by up to 2^-9 step, which a few million samples detect. So b = 16 is computed in
+ * double with the 32-bit uniform (t + u is then exact to 2^-37).
  *
  * <p>floor is taken by the int conversion (truncation toward zero). It differs from floor only
  * for t + u in (-1, 0), where both give code 0 after clamping; values a little outside [lo, hi]
@@ -24,14 +37,18 @@ final class ScalarRounding implements RoundingKernel {
   /** Columns of random bits generated per batch (a thread-confined scratch array per call). */
   private static final int BATCH = 512;
 
-  static int stochasticCode(float value, int randomBits, int bits, float lo, float step) {
+  /**
+   * The code of one value from its random draw: {@link CounterRng#bits16} (in [0, 65535]) for
+   * b <= 8, {@link CounterRng#bits} for b = 16.
+   */
+  static int stochasticCode(float value, int random, int bits, float lo, float step) {
     int code;
     if (bits == 16) {
       double t = ((double) value - lo) / step;
-      code = (int) (t + CounterRng.toUniformDouble(randomBits));
+      code = (int) (t + CounterRng.toUniformDouble(random));
     } else {
       float t = (value - lo) / step;
-      code = (int) (t + CounterRng.toUniform(randomBits));
+      code = (int) (t + CounterRng.toUniform16(random));
     }
     return Math.clamp(code, 0, (1 << bits) - 1);
   }
@@ -89,7 +106,11 @@ final class ScalarRounding implements RoundingKernel {
     BitWriter writer = new BitWriter(out, byteOffset);
     for (int done = 0; done < count; done += random.length) {
       int n = Math.min(random.length, count - done);
-      rng.fillBits(seed, row, firstColumn + done, draw, random, 0, n);
+      if (bits == 16) {
+        rng.fillBits(seed, row, firstColumn + done, draw, random, 0, n);
+      } else {
+        rng.fillBits16(seed, row, firstColumn + done, draw, random, 0, n);
+      }
       for (int i = 0; i < n; i++) {
         writer.write(stochasticCode(values[off + done + i], random[i], bits, lo, step), bits);
       }

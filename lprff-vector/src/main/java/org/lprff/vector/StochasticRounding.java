@@ -8,11 +8,13 @@ import java.lang.foreign.MemorySegment;
  * bit k being bit (k mod 8) of byte k / 8; b = 16 is little-endian uint16; a row takes
  * ceil(m b / 8) bytes and its unused trailing bits are zero.
  *
- * <p>Stochastic rounding: with t = (v - lo) / step and u = {@link CounterRng#uniform}(seed, row,
- * column, draw) (b = 16: {@link CounterRng#uniformDouble}, computed in double), code =
- * clamp(floor(t + u), 0, 2^b - 1). Then E[lo + code step] = v (unbiased) and its variance is
- * (v - lo') (hi' - v) for the two levels lo' <= v <= hi' around v. Because u is a pure function of
- * (seed, row, column, draw), the bytes do not depend on how a row is split into calls.
+ * <p>Stochastic rounding: with t = (v - lo) / step and u = {@link CounterRng#uniform16}(seed,
+ * row, column, draw) for b <= 8 (16 random bits, in float), {@link CounterRng#uniformDouble} for
+ * b = 16 (32 bits, in double), code = clamp(floor(t + u), 0, 2^b - 1). Then E[lo + code step] = v
+ * (unbiased up to 2^-16 step from the finite uniforms and float arithmetic, see {@link
+ * ScalarRounding}) and its variance is (v - lo') (hi' - v) for the two levels lo' <= v <= hi'
+ * around v. Because u is a pure function of (seed, row, column, draw), the bytes do not depend on
+ * how a row is split into calls.
  *
  * <p>Round to nearest (deterministic, biased): code = clamp(floor(t + 1/2), 0, 2^b - 1), ties up.
  *

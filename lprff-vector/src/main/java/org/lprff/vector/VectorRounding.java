@@ -20,7 +20,10 @@ import jdk.incubator.vector.VectorSpecies;
  * picks this body when the preferred vectors are at least 256 bits wide.
  *
  * <p>Arithmetic is the scalar reference's, lane by lane (same float or double operations in the
- * same order, see {@link ScalarRounding}), so the bytes are identical.
+ * same order, see {@link ScalarRounding}), so the bytes are identical. For b <= 8 one group of 8
+ * Threefry blocks serves 64 features (16-bit draws, the half-word mapping of {@link CounterRng});
+ * for b = 16 it serves 32 (whole 32-bit words). A call may start at any multiple of 8: the first
+ * group is evaluated where the call starts, even mid-group.
  */
 final class VectorRounding implements RoundingKernel {
 
@@ -118,23 +121,29 @@ final class VectorRounding implements RoundingKernel {
     int rowLo = (int) row;
     int rowHi = (int) (row >>> 32);
     int[] random = new int[VectorCounterRng.GROUP]; // the 32 words of the current group
-    int[] codes = new int[LANES]; // b = 16 only, see store16
     int wordEnd = firstColumn + (count & -LANES); // columns covered by whole 8-column words
     int c = firstColumn;
     long o = byteOffset; // 8 columns take exactly `bits` bytes
-    for (; c < wordEnd; c += LANES, o += bits) {
-      int w = c & (VectorCounterRng.GROUP - LANES); // 8 x word index within the group
-      if (w == 0 || c == firstColumn) {
-        // One Threefry evaluation (8 blocks) gives the bits of 32 columns.
-        VectorCounterRng.group(ks, rowLo, rowHi, c >>> 5, draw, random, 0);
+    if (bits == 16) {
+      int[] codes = new int[LANES]; // see store16
+      for (; c < wordEnd; c += LANES, o += bits) {
+        int w = c & (VectorCounterRng.GROUP - LANES); // 8 x word index within the group
+        if (w == 0 || c == firstColumn) {
+          // One Threefry evaluation (8 blocks) gives the 32-bit words of 32 columns.
+          VectorCounterRng.group(ks, rowLo, rowHi, c >>> 5, draw, random, 0);
+        }
+        store16(values, off + c - firstColumn, lo, step,
+            uniformDouble(random, w), uniformDouble(random, w + 4), codes, out, o);
       }
-      int i = off + c - firstColumn;
-      if (bits == 16) {
-        store16(values, i, lo, step, uniformDouble(random, w), uniformDouble(random, w + 4),
-            codes, out, o);
-      } else {
-        FloatVector u = VectorCounterRng.toUniform(IntVector.fromArray(INTS, random, w));
-        store(floatCodes(scaled(values, i, lo, step), u, bits), bits, out, o);
+    } else {
+      for (; c < wordEnd; c += LANES, o += bits) {
+        int p = c & (VectorCounterRng.HALF_GROUP - LANES); // position within the 64 columns
+        if (p == 0 || c == firstColumn) {
+          // Half-word mapping: one Threefry evaluation (8 blocks) gives 64 columns.
+          VectorCounterRng.group(ks, rowLo, rowHi, c >>> 6, draw, random, 0);
+        }
+        FloatVector u = VectorCounterRng.toUniform16(VectorCounterRng.halfWords(random, 0, p));
+        store(floatCodes(scaled(values, off + c - firstColumn, lo, step), u, bits), bits, out, o);
       }
     }
     // Fewer than 8 columns left: the scalar body writes them and the zero-padded last byte.

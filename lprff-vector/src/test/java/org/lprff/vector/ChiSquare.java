@@ -6,6 +6,12 @@ final class ChiSquare {
   /** Upper 1e-6 quantile of the standard normal distribution, z with P(Z > z) = 1e-6. */
   static final double Z_1E_6 = 4.753424308822899;
 
+  /**
+   * Upper 1e-7 quantile of the standard normal distribution: for tests that combine up to 10
+   * statistics into one verdict (union bound, 10 x 1e-7 = 1e-6).
+   */
+  static final double Z_1E_7 = 5.1993375821928165;
+
   private ChiSquare() {}
 
   /**
@@ -15,8 +21,13 @@ final class ChiSquare {
    * 9 its relative error in this tail is well under 1%, and we only use it as a threshold.
    */
   static double criticalValue1e6(int df) {
+    return criticalValue(df, Z_1E_6);
+  }
+
+  /** As {@link #criticalValue1e6}, at the false-failure probability P(Z > z) of a normal z. */
+  static double criticalValue(int df, double z) {
     double v = 2.0 / (9.0 * df);
-    double c = 1.0 - v + Z_1E_6 * Math.sqrt(v);
+    double c = 1.0 - v + z * Math.sqrt(v);
     return df * c * c * c;
   }
 

@@ -56,6 +56,7 @@ class CounterRngTest {
 
   @Test
   void bitsFollowTheDocumentedMapping() {
+    assertEquals(13, ScalarCounterRng.ROUNDS);
     SplittableRandom random = new SplittableRandom(1);
     int[] out = new int[4];
     for (int i = 0; i < 2000; i++) {
@@ -65,7 +66,7 @@ class CounterRngTest {
       int draw = random.nextInt();
       int block = ((column >>> 5) << 3) | (column & 7);
       ScalarCounterRng.threefry4x32(
-          20, (int) seed, (int) (seed >>> 32), 0, 0, block, (int) row, (int) (row >>> 32), draw,
+          13, (int) seed, (int) (seed >>> 32), 0, 0, block, (int) row, (int) (row >>> 32), draw,
           out);
       int expected = out[(column >>> 3) & 3];
       assertEquals(expected, CounterRng.bits(seed, row, column, draw));
@@ -77,11 +78,36 @@ class CounterRngTest {
   }
 
   @Test
+  void bits16FollowTheDocumentedHalfWordMapping() {
+    SplittableRandom random = new SplittableRandom(3);
+    int[] out = new int[4];
+    for (int i = 0; i < 2000; i++) {
+      long seed = random.nextLong();
+      long row = random.nextLong();
+      int column = i < 8 ? Integer.MAX_VALUE - i : random.nextInt(Integer.MAX_VALUE);
+      int draw = random.nextInt();
+      int block = ((column >>> 6) << 3) | (column & 7);
+      ScalarCounterRng.threefry4x32(
+          13, (int) seed, (int) (seed >>> 32), 0, 0, block, (int) row, (int) (row >>> 32), draw,
+          out);
+      int word = out[(column >>> 3) & 3];
+      int expected = ((column >>> 5) & 1) == 0 ? word & 0xFFFF : word >>> 16;
+      assertEquals(expected, CounterRng.bits16(seed, row, column, draw));
+      // (h + 1/2) / 2^16 in double is exact and must equal the float.
+      assertEquals((expected + 0.5) / 65536.0, CounterRng.uniform16(seed, row, column, draw));
+    }
+  }
+
+  @Test
   void uniformStaysBelowOne() {
     // The largest possible bits give the largest value; it must still be < 1.
     assertTrue(CounterRng.toUniform(-1) < 1.0f);
     assertTrue(CounterRng.toUniformDouble(-1) < 1.0);
     assertEquals(0.0f, CounterRng.toUniform(0));
+    // The half-word uniform lies strictly inside (0, 1), symmetric about 1/2.
+    assertEquals(0x1p-17f, CounterRng.toUniform16(0));
+    assertEquals(1 - 0x1p-17f, CounterRng.toUniform16(0xFFFF));
+    assertEquals(1.0f, CounterRng.toUniform16(0x1234) + CounterRng.toUniform16(0xFFFF - 0x1234));
   }
 
   @Test
@@ -89,9 +115,9 @@ class CounterRngTest {
     CounterRngKernel scalar = new ScalarCounterRng();
     CounterRngKernel vector = new VectorCounterRng();
     SplittableRandom random = new SplittableRandom(2);
-    int[] firstColumns = {0, 1, 5, 7, 8, 9, 24, 31, 32, 33, 63, 100, 4095, 1_000_003};
+    int[] firstColumns = {0, 1, 5, 7, 8, 9, 24, 31, 32, 33, 40, 63, 64, 65, 100, 4095, 1_000_003};
     int[] counts = java.util.stream.IntStream.concat(
-            java.util.stream.IntStream.rangeClosed(0, 100),
+            java.util.stream.IntStream.rangeClosed(0, 200),
             Arrays.stream(TestSizes.general()))
         .distinct().toArray();
     for (int firstColumn : firstColumns) {
@@ -114,6 +140,20 @@ class CounterRngTest {
               : 0x7777;
           assertEquals(want, expected[i]);
         }
+        int[] halvesScalar = new int[count + 10];
+        int[] halvesVector = new int[count + 10];
+        Arrays.fill(halvesScalar, 0x7777_7777);
+        Arrays.fill(halvesVector, 0x7777_7777);
+        scalar.fillBits16(seed, row, firstColumn, draw, halvesScalar, off, count);
+        vector.fillBits16(seed, row, firstColumn, draw, halvesVector, off, count);
+        assertArrayEquals(
+            halvesScalar, halvesVector, "bits16 firstColumn " + firstColumn + " count " + count);
+        for (int i = 0; i < halvesScalar.length; i++) {
+          int want = i >= off && i < off + count
+              ? ScalarCounterRng.bits16(seed, row, firstColumn + i - off, draw)
+              : 0x7777_7777;
+          assertEquals(want, halvesScalar[i]);
+        }
         float[] uniformScalar = new float[count + 10];
         float[] uniformVector = new float[count + 10];
         scalar.fillUniform(seed, row, firstColumn, draw, uniformScalar, off, count);
@@ -135,6 +175,35 @@ class CounterRngTest {
     new VectorCounterRng().fillBits(SEED, 3, first, 1, actual, 0, 70);
     assertArrayEquals(expected, actual);
     assertEquals(CounterRng.bits(SEED, 3, first + 69, 1), actual[69]);
+    new ScalarCounterRng().fillBits16(SEED, 3, first, 1, expected, 0, 70);
+    new VectorCounterRng().fillBits16(SEED, 3, first, 1, actual, 0, 70);
+    assertArrayEquals(expected, actual);
+    assertEquals(CounterRng.bits16(SEED, 3, first + 69, 1), actual[69]);
+  }
+
+  /**
+   * A performance guard, not a correctness test: the Threefry pieces of the vector body must stay
+   * larger than C2's FreqInlineSize (325 bytes of bytecode, the x86 default), or C2 inlines them
+   * into the caller's loop and the RNG becomes ~6x slower (see VectorCounterRng's class comment).
+   */
+  @Test
+  void vectorThreefryPiecesStayTooLargeToInline() throws java.io.IOException {
+    byte[] bytes;
+    try (var in = VectorCounterRng.class.getResourceAsStream("VectorCounterRng.class")) {
+      bytes = in.readAllBytes();
+    }
+    var model = java.lang.classfile.ClassFile.of().parse(bytes);
+    int pieces = 0;
+    for (var method : model.methods()) {
+      String name = method.methodName().stringValue();
+      if (name.endsWith("Rounds")) {
+        int length = method.findAttribute(java.lang.classfile.Attributes.code())
+            .orElseThrow().codeLength();
+        assertTrue(length > 325, name + " has " + length + " bytes of bytecode, expected > 325");
+        pieces++;
+      }
+    }
+    assertEquals(3, pieces);
   }
 
   // ---- statistics. Every chi-squared test below uses fixed inputs (seed SEED) and the threshold
@@ -244,6 +313,107 @@ class CounterRngTest {
     assertTrue(ChiSquare.uniformStatistic(bins) > ChiSquare.criticalValue1e6(255));
   }
 
+  /** 16-bit draws of columns 0..4095 of one row (seed SEED, draw 0). */
+  interface HalfWordRow {
+    void fill(long row, int[] out);
+  }
+
+  private static final HalfWordRow HALF_WORDS =
+      (row, out) -> CounterRng.fillBits16(SEED, row, 0, 0, out, 0, out.length);
+
+  private static final String[] HALF_WORD_STATISTICS = {
+    "low halves, top 8 bits", "low halves, bottom 8 bits",
+    "high halves, top 8 bits", "high halves, bottom 8 bits",
+    "two halves of a word, top 4 bits", "two halves of a word, bottom 4 bits",
+  };
+
+  /**
+   * Six chi-squared statistics of the half-word draws over 256 rows x 4096 columns = 2^20 draws,
+   * 2^19 of each half (column bit 5). Uniformity: 256 bins of the top and of the bottom 8 bits of
+   * each half (df 255, 2048 expected per bin). Independence of the two halves of one word
+   * (columns c and c + 32): 16x16 tables of their top and of their bottom 4 bits (df 225, 2^19
+   * pairs).
+   */
+  private static double[] halfWordStatistics(HalfWordRow generator) {
+    long[][] uniform = new long[4][256];
+    long[][] top = new long[16][16];
+    long[][] bottom = new long[16][16];
+    int[] h = new int[4096];
+    for (int row = 0; row < 256; row++) {
+      generator.fill(row, h);
+      for (int c = 0; c < h.length; c++) {
+        int half = (c >>> 5) & 1;
+        uniform[2 * half][h[c] >>> 8]++;
+        uniform[2 * half + 1][h[c] & 0xFF]++;
+        if (half == 0) {
+          int high = h[c + 32];
+          top[h[c] >>> 12][high >>> 12]++;
+          bottom[h[c] & 15][high & 15]++;
+        }
+      }
+    }
+    return new double[] {
+      ChiSquare.uniformStatistic(uniform[0]), ChiSquare.uniformStatistic(uniform[1]),
+      ChiSquare.uniformStatistic(uniform[2]), ChiSquare.uniformStatistic(uniform[3]),
+      ChiSquare.independenceStatistic(top), ChiSquare.independenceStatistic(bottom),
+    };
+  }
+
+  /** Thresholds of the six statistics at 1e-7 each: the test fails falsely with p <= 6e-7. */
+  private static double[] halfWordThresholds() {
+    double uniform = ChiSquare.criticalValue(255, ChiSquare.Z_1E_7);
+    double independence = ChiSquare.criticalValue(225, ChiSquare.Z_1E_7);
+    return new double[] {uniform, uniform, uniform, uniform, independence, independence};
+  }
+
+  @Test
+  void halfWordsAreUniformAndTheTwoHalvesOfAWordIndependent() {
+    double[] stat = halfWordStatistics(HALF_WORDS);
+    double[] critical = halfWordThresholds();
+    for (int k = 0; k < stat.length; k++) {
+      assertTrue(stat[k] < critical[k],
+          HALF_WORD_STATISTICS[k] + ": chi2 " + stat[k] + " >= " + critical[k]);
+    }
+  }
+
+  @Test
+  void halfWordStatisticsRejectBrokenVariants() {
+    double[] critical = halfWordThresholds();
+    // The low half used twice (for the high half's columns too): halves perfectly dependent.
+    HalfWordRow sameHalfTwice = (row, out) -> {
+      HALF_WORDS.fill(row, out);
+      for (int c = 0; c < out.length; c++) {
+        if ((c & 32) != 0) {
+          out[c] = out[c - 32];
+        }
+      }
+    };
+    double[] stat = halfWordStatistics(sameHalfTwice);
+    assertTrue(stat[4] > critical[4] && stat[5] > critical[5], Arrays.toString(stat));
+    // High half = the larger of the two halves: skewed towards large values.
+    HalfWordRow larger = (row, out) -> {
+      HALF_WORDS.fill(row, out);
+      for (int c = 0; c < out.length; c++) {
+        if ((c & 32) != 0) {
+          out[c] = Math.max(out[c], out[c - 32]);
+        }
+      }
+    };
+    stat = halfWordStatistics(larger);
+    assertTrue(stat[2] > critical[2], Arrays.toString(stat));
+    // A stuck lowest bit in the low half: only the bottom-bits histogram can see it.
+    HalfWordRow stuckBit = (row, out) -> {
+      HALF_WORDS.fill(row, out);
+      for (int c = 0; c < out.length; c++) {
+        if ((c & 32) == 0) {
+          out[c] |= 1;
+        }
+      }
+    };
+    stat = halfWordStatistics(stuckBit);
+    assertTrue(stat[1] > critical[1], Arrays.toString(stat));
+  }
+
   /**
    * Exact upper tail of chi-squared for even df = 2k: P(X > x) = exp(-x/2) sum_{j<k} (x/2)^j / j!
    * (a Poisson sum), evaluated in log space so that large df do not overflow.
@@ -266,6 +436,8 @@ class CounterRngTest {
     for (int df : new int[] {10, 226, 256}) {
       double tail = exactTailEvenDf(df, ChiSquare.criticalValue1e6(df));
       assertTrue(tail > 0.5e-6 && tail <= 1e-6, "df " + df + ": tail " + tail);
+      tail = exactTailEvenDf(df, ChiSquare.criticalValue(df, ChiSquare.Z_1E_7));
+      assertTrue(tail > 0.5e-7 && tail <= 1e-7, "df " + df + ": tail " + tail + " at 1e-7");
     }
   }
 
@@ -288,5 +460,16 @@ class CounterRngTest {
         IllegalArgumentException.class,
         () -> CounterRng.fillUniform(1, 2, -8, 0, new float[4], 0, 4));
     assertTrue(e.getMessage().contains("-8"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> CounterRng.bits16(1, 2, -5, 4));
+    assertTrue(e.getMessage().contains("-5"), e.getMessage());
+    e = assertThrows(
+        IllegalArgumentException.class, () -> CounterRng.fillBits16(1, 2, 0, 0, out, 3, 8));
+    assertTrue(e.getMessage().contains("length 10") && e.getMessage().contains("8"), e.getMessage());
+    e = assertThrows(
+        IllegalArgumentException.class, () -> CounterRng.fillBits16(1, 2, -16, 0, out, 0, 2));
+    assertTrue(e.getMessage().contains("-16"), e.getMessage());
+    e = assertThrows(
+        IllegalArgumentException.class, () -> CounterRng.fillBits16(1, 2, 0, 0, null, 0, 2));
+    assertTrue(e.getMessage().contains("out is null"), e.getMessage());
   }
 }
