@@ -46,6 +46,7 @@ class QuantizerProperties {
   static final int DRAWS = 1 << 18;
   static final int EXAMPLES = 200;
   static final double DELTA = 1e-6 / EXAMPLES;
+  /** Hoeffding's eps for the class's sample sizes, in units of r (r^2): 0.0062. */
   static final double EPS = Bounds.hoeffdingMean(1, DRAWS, DELTA);
   static final double BIAS = 0x1p-14;
 
@@ -122,23 +123,32 @@ class QuantizerProperties {
 
   // ---- item 1
 
-  /** The unbiasedness check, for any quantizer. */
+  /** The unbiasedness check, for any quantizer, with the class's sample sizes. */
   static void checkUnbiased(Rounding q, Gen<Integer> bits, long qtSeed) {
+    checkUnbiased(q, bits, qtSeed, EXAMPLES, DRAWS);
+  }
+
+  /**
+   * The unbiasedness check with {@code examples} cases of {@code draws} draws each: Hoeffding at
+   * delta = 1e-6 / examples per case.
+   */
+  static void checkUnbiased(Rounding q, Gen<Integer> bits, long qtSeed, int examples, int draws) {
+    double eps = Bounds.hoeffdingMean(1, draws, 1e-6 / examples);
     qt().withFixedSeed(qtSeed)
-        .withExamples(EXAMPLES)
+        .withExamples(examples)
         .withShrinkCycles(5)
         .forAll(cases(bits))
         .checkAssert(
             c -> {
               float v = c.value();
-              double[] x = q.draws(v, c.m(), c.bits(), c.seed(), DRAWS);
+              double[] x = q.draws(v, c.m(), c.bits(), c.seed(), draws);
               double sum = 0;
               for (double xi : x) {
                 sum += xi - v;
               }
-              double mean = sum / DRAWS;
+              double mean = sum / draws;
               // Hoeffding width: the project's cell, at most r (1 + 2^-20) after float rounding.
-              double bound = (EPS * (1 + 0x1p-20) + BIAS) * c.step();
+              double bound = (eps * (1 + 0x1p-20) + BIAS) * c.step();
               assertTrue(
                   Math.abs(mean) <= bound,
                   c + ": v = " + v + ", mean(Q) - v = " + mean / c.step() + " r, bound "
@@ -162,10 +172,16 @@ class QuantizerProperties {
 
   // ---- item 2
 
-  /** The variance check, for any quantizer. */
+  /** The variance check, for any quantizer, with the class's sample sizes. */
   static void checkVariance(Rounding q, Gen<Integer> bits, long qtSeed) {
+    checkVariance(q, bits, qtSeed, EXAMPLES, DRAWS);
+  }
+
+  /** The variance check with {@code examples} cases of {@code draws} draws each. */
+  static void checkVariance(Rounding q, Gen<Integer> bits, long qtSeed, int examples, int draws) {
+    double eps = Bounds.hoeffdingMean(1, draws, 1e-6 / examples);
     qt().withFixedSeed(qtSeed)
-        .withExamples(EXAMPLES)
+        .withExamples(examples)
         .withShrinkCycles(5)
         .forAll(cases(bits))
         .checkAssert(
@@ -190,14 +206,14 @@ class QuantizerProperties {
                 double level = project.lo() + (double) code * project.step();
                 eta = Math.max(eta, Math.abs(level - (lo + code * r)));
               }
-              double[] x = q.draws(v, c.m(), c.bits(), c.seed(), DRAWS);
+              double[] x = q.draws(v, c.m(), c.bits(), c.seed(), draws);
               double sum = 0;
               for (double xi : x) {
                 sum += (xi - v) * (xi - v);
               }
-              double second = sum / DRAWS;
+              double second = sum / draws;
               double tolerance =
-                  (EPS * (1 + 0x1p-19) + BIAS) * r * r + 2 * eta * (r + 2 * eta);
+                  (eps * (1 + 0x1p-19) + BIAS) * r * r + 2 * eta * (r + 2 * eta);
               String what =
                   c + ": v = " + v + ", mean (Q - v)^2 = " + second / (r * r) + " r^2, expected "
                       + expected / (r * r) + " r^2 +- " + tolerance / (r * r);
