@@ -40,12 +40,12 @@ import org.junit.jupiter.api.Test;
  * sum_jk sum_i (z_ji^2 v_ki + v_ji z_ki^2 + v_ji v_ki)) is reported, not asserted: its fluctuations
  * have no sharp bound of this kind.
  *
- * <p>False failures: {@value #EXAMPLES} examples x 3 events (part 1, t1, t2), delta = 1e-6 / 60.
+ * <p>False failures: {@value #EXAMPLES} examples x 3 events (part 1, t1, t2), delta = 1e-6 / 72.
  */
 class SpectrumProperties {
 
-  static final int EXAMPLES = 20;
-  static final int PAIRS = 400;
+  static final int EXAMPLES = 24;
+  static final int PAIRS = 600;
   static final double DELTA = 1e-6 / (3 * EXAMPLES);
   static final double BETA = 0x1p-14;
   static final int[] BITS = {1, 2, 4, 8, 16};

@@ -36,8 +36,8 @@ import org.junit.jupiter.api.Test;
 class TestTimeNoiseProperties {
 
   static final int ROWS = 32;
-  static final int DRAWS = 2048;
-  static final int EXAMPLES = 12;
+  static final int DRAWS = 4096;
+  static final int EXAMPLES = 16;
   static final double DELTA = 1e-6 / EXAMPLES;
   static final double BETA = 0x1p-14;
   static final int[] BITS = {1, 2, 4, 8, 16};
