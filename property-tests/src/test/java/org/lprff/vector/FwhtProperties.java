@@ -9,7 +9,12 @@ import static org.quicktheories.generators.SourceDSL.longs;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** FWHT structure: H(Hx) = n x, and H / sqrt(n) is orthogonal. */
+/**
+ * FWHT structure (issue item 8): H(Hx) = n x, H / sqrt(n) preserves norms and inner products, the
+ * interleaved layout gives every vector its contiguous bits, and the scalar and vector bodies agree
+ * bit for bit. Transform sizes are powers of two by definition; the free sizes (interleaved
+ * widths) are generated with {@link Sizes}.
+ */
 class FwhtProperties {
 
   private static final double U = 0x1p-24;
@@ -60,6 +65,65 @@ class FwhtProperties {
               assertTrue(
                   Math.abs(after - before) <= bound,
                   "n=" + n + ": <Hx,Hy>/n = " + after + ", <x,y> = " + before + ", bound " + bound);
+            });
+  }
+
+  @Test
+  void normalizedTransformPreservesNorms() {
+    qt().withFixedSeed(4L)
+        .withExamples(150)
+        .forAll(integers().between(1, 14), longs().all())
+        .checkAssert(
+            (log2n, seed) -> {
+              int n = 1 << log2n;
+              float[] x = uniform(new SplittableRandom(seed), n);
+              double before = Math.sqrt(dot(x, x));
+              Fwht.transformNormalized(x);
+              double after = Math.sqrt(dot(x, x));
+              // ||Hx/sqrt(n) - exact|| <= sqrt(n)(L + 2.01)u ||x|| (FwhtTest's bound), and the
+              // exact transform is orthogonal.
+              double bound = Math.sqrt(n) * (log2n + 2.01) * U * before + 1e-12;
+              assertTrue(
+                  Math.abs(after - before) <= bound,
+                  "n=" + n + ": ||Hx||/sqrt(n) = " + after + ", ||x|| = " + before);
+            });
+  }
+
+  @Test
+  void interleavedTransformsGiveEachVectorItsContiguousBitsForAnyWidth() {
+    // Widths are free: 1, primes, lane counts +- 1, powers of two +- 1 and uniform ones.
+    FwhtKernel[] bodies = {new ScalarFwht(), new VectorFwht()};
+    qt().withFixedSeed(5L)
+        .withExamples(200)
+        .forAll(integers().between(1, 10), Sizes.between(1, 67), integers().between(0, 3),
+            longs().all())
+        .checkAssert(
+            (log2n, width, offset, seed) -> {
+              int n = 1 << log2n;
+              SplittableRandom random = new SplittableRandom(seed);
+              float[] x = uniform(random, offset + n * width);
+              boolean normalized = random.nextBoolean();
+              float[] expected = x.clone();
+              for (int c = 0; c < width; c++) {
+                float[] v = new float[n];
+                for (int i = 0; i < n; i++) {
+                  v[i] = x[offset + i * width + c];
+                }
+                if (normalized) {
+                  new ScalarFwht().transformNormalized(v, 0, n);
+                } else {
+                  new ScalarFwht().transform(v, 0, n);
+                }
+                for (int i = 0; i < n; i++) {
+                  expected[offset + i * width + c] = v[i];
+                }
+              }
+              for (FwhtKernel body : bodies) {
+                float[] y = x.clone();
+                body.transformInterleaved(y, offset, n, width, normalized);
+                assertArrayEquals(expected, y, body.getClass().getSimpleName() + " n=" + n
+                    + " width=" + width + " normalized=" + normalized);
+              }
             });
   }
 

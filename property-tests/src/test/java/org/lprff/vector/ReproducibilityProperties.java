@@ -1,0 +1,322 @@
+package org.lprff.vector;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
+
+/**
+ * Issue item 8, reproducibility: identical bytes for any batch split and thread count, and for the
+ * forced scalar or vector implementation of every kernel whose bodies the project defines to agree
+ * bit for bit (rounding and packing, unpacking, the counter generator, the FWHT in
+ * FwhtProperties). Sizes are generated with {@link Sizes} (1, primes, lane counts +- 1, powers of
+ * two +- 1, and uniform ones).
+ *
+ * <p>The featurizer as a whole is not bit-identical between the scalar and the vector bodies, by
+ * design (Featurizer and CosineFeatures say so): the projection sums in another order and the
+ * cosine polynomial differs from Math.cos by an ulp or so, and a feature that moves by Δz changes
+ * its stochastic rounding with probability at most |Δz| / r + 2^-14 (its draw u must fall between
+ * the two thresholds; 2^-14 covers the 2^-16 grid of u and the float sum t + u on both sides). So
+ * {@link #scalarAndVectorFeaturizerPipelinesDifferOnlyAsTheirFeaturesDo} asserts: with the same
+ * features the two rounding bodies write identical bytes; across the full scalar and vector
+ * pipelines each code moves by at most 1, and the number of moved codes stays below the Bernstein
+ * (Chernoff) upper limit of a sum of independent Bernoulli(p_i) with those p_i, false-failure
+ * probability 1e-6 / {@value #PIPELINE_EXAMPLES} per example.
+ */
+class ReproducibilityProperties {
+
+  private static ExecutorService two;
+  private static ExecutorService three;
+
+  @BeforeAll
+  static void pools() {
+    two = Executors.newFixedThreadPool(2);
+    three = Executors.newFixedThreadPool(3);
+  }
+
+  @AfterAll
+  static void shutdown() {
+    two.shutdownNow();
+    three.shutdownNow();
+  }
+
+  static final int[] BITS = {1, 2, 4, 8, 16, 32};
+  static final int PIPELINE_EXAMPLES = 60;
+
+  record Spec(int kernel, String projection, int d, int m, int bits, Quantizer quantizer, long seed) {
+    FeaturizerSpec spec() {
+      KernelFunction k = switch (kernel) {
+        case 0 -> new KernelFunction.Gaussian(1.5);
+        case 1 -> new KernelFunction.Laplacian(2);
+        default -> new KernelFunction.Matern(2.5, 1.2);
+      };
+      String p = kernel == 0 ? projection : "dense";
+      return new FeaturizerSpec(k, d, m, bits, p, seed, quantizer);
+    }
+  }
+
+  static Gen<Spec> specs(int maxD, int maxM) {
+    return integers().between(0, 2)
+        .zip(Generate.pick(Projections.NAMES), Sizes.between(1, maxD), Sizes.between(1, maxM),
+            (k, p, d, m) -> new Object[] {k, p, d, m})
+        .zip(Generate.pick(Arrays.stream(BITS).boxed().toList()),
+            Generate.enumValues(Quantizer.class), longs().all(),
+            (o, b, q, seed) ->
+                new Spec((Integer) o[0], (String) o[1], (Integer) o[2], (Integer) o[3], b, q, seed));
+  }
+
+  @Test
+  void featurizerBytesDoNotDependOnBatchSplitOrThreadCount() {
+    qt().withFixedSeed(801L)
+        .withExamples(40)
+        .forAll(specs(40, 1100), Sizes.between(0, 700), longs().between(0, 1L << 40),
+            integers().between(0, 1000))
+        .checkAssert(
+            (s, n, firstRowId, draw) -> {
+              FeaturizerSpec spec = s.spec();
+              Featurizer f = Featurizer.of(spec);
+              int d = spec.inputDim();
+              SplittableRandom random = new SplittableRandom(s.seed() ^ n);
+              float[] rows = new float[n * d];
+              for (int k = 0; k < rows.length; k++) {
+                rows[k] = (float) random.nextGaussian();
+              }
+              int rb = f.rowBytes();
+              byte[] whole = new byte[n * rb];
+              f.featurize(rows, n, firstRowId, whole, 0, draw);
+              String what = s + " n = " + n;
+              // Random batches (1 .. 97 rows, one of them possibly the rest), at an odd offset.
+              byte[] split = new byte[3 + n * rb];
+              for (int r0 = 0; r0 < n; ) {
+                int count = Math.min(n - r0, random.nextInt(8) == 0 ? n : 1 + random.nextInt(97));
+                float[] part = Arrays.copyOfRange(rows, r0 * d, (r0 + count) * d);
+                f.featurize(part, count, firstRowId + r0, MemorySegment.ofArray(split),
+                    3 + (long) r0 * rb, draw);
+                r0 += count;
+              }
+              assertArrayEquals(whole, Arrays.copyOfRange(split, 3, split.length), what + " split");
+              for (var executor : new java.util.concurrent.Executor[] {
+                  Runnable::run, two, three, ForkJoinPool.commonPool()}) {
+                byte[] parallel = new byte[n * rb];
+                f.featurize(rows, n, firstRowId, parallel, 0, draw, executor);
+                assertArrayEquals(whole, parallel, what + " on " + executor);
+              }
+            });
+  }
+
+  @Test
+  void roundingAndPackingBodiesWriteIdenticalBytes() {
+    RoundingKernel scalar = new ScalarRounding();
+    RoundingKernel vector = new VectorRounding();
+    qt().withFixedSeed(802L)
+        .withExamples(300)
+        .forAll(Generate.pick(Arrays.stream(new int[] {1, 2, 4, 8, 16}).boxed().toList()),
+            Sizes.between(0, 5000), integers().between(0, 1 << 17), longs().all())
+        .checkAssert(
+            (bits, count, columnGroup, seed) -> {
+              SplittableRandom random = new SplittableRandom(seed);
+              QuantizationScale scale = QuantizationScale.forFeatures(Math.max(1, count), bits);
+              int off = random.nextInt(4);
+              float[] values = new float[off + count];
+              int[] codes = new int[off + count];
+              for (int i = 0; i < values.length; i++) {
+                values[i] = (float) (scale.lo() + (scale.hi() - scale.lo()) * random.nextDouble());
+                codes[i] = random.nextInt(1 << bits);
+              }
+              int firstColumn = 8 * columnGroup;
+              int pad = 1 + random.nextInt(7);
+              int bytes = (int) PackedFeatures.rowBytes(count, bits);
+              String what = "bits " + bits + " count " + count + " firstColumn " + firstColumn;
+              for (int body = 0; body < 3; body++) {
+                byte[] a = new byte[pad + bytes + 1];
+                byte[] b = new byte[pad + bytes + 1];
+                Arrays.fill(a, (byte) 0x5A);
+                Arrays.fill(b, (byte) 0x5A);
+                MemorySegment sa = MemorySegment.ofArray(a);
+                MemorySegment sb = MemorySegment.ofArray(b);
+                switch (body) {
+                  case 0 -> {
+                    scalar.quantizeStochastic(values, off, count, bits, scale.lo(), scale.step(),
+                        seed, seed >>> 3, firstColumn, 5, sa, pad);
+                    vector.quantizeStochastic(values, off, count, bits, scale.lo(), scale.step(),
+                        seed, seed >>> 3, firstColumn, 5, sb, pad);
+                  }
+                  case 1 -> {
+                    scalar.quantizeNearest(values, off, count, bits, scale.lo(), scale.step(), sa, pad);
+                    vector.quantizeNearest(values, off, count, bits, scale.lo(), scale.step(), sb, pad);
+                  }
+                  default -> {
+                    scalar.packCodes(codes, off, count, bits, sa, pad);
+                    vector.packCodes(codes, off, count, bits, sb, pad);
+                  }
+                }
+                assertArrayEquals(a, b, what + " body " + body);
+                assertTrue(a[pad - 1] == 0x5A && a[a.length - 1] == 0x5A, what + ": wrote outside");
+              }
+            });
+  }
+
+  @Test
+  void unpackBodiesReadIdenticalCodesAndValues() {
+    UnpackKernel scalar = new ScalarUnpack();
+    UnpackKernel vector = new VectorUnpack();
+    qt().withFixedSeed(803L)
+        .withExamples(300)
+        .forAll(Generate.pick(Arrays.stream(new int[] {1, 2, 4, 8, 16}).boxed().toList()),
+            Sizes.between(0, 5000), integers().between(0, 9), longs().all())
+        .checkAssert(
+            (bits, count, byteOffset, seed) -> {
+              SplittableRandom random = new SplittableRandom(seed);
+              byte[] packed = new byte[byteOffset + (int) PackedFeatures.rowBytes(count, bits)];
+              random.nextBytes(packed);
+              QuantizationScale scale = QuantizationScale.forFeatures(Math.max(1, count), bits);
+              MemorySegment src = MemorySegment.ofArray(packed);
+              int[] cs = new int[count + 2];
+              int[] cv = new int[count + 2];
+              scalar.unpackCodes(src, byteOffset, bits, count, cs, 1);
+              vector.unpackCodes(src, byteOffset, bits, count, cv, 1);
+              assertArrayEquals(cs, cv, "codes, bits " + bits + " count " + count);
+              float[] vs = new float[count + 2];
+              float[] vv = new float[count + 2];
+              scalar.unpack(src, byteOffset, bits, count, scale.lo(), scale.step(), vs, 1);
+              vector.unpack(src, byteOffset, bits, count, scale.lo(), scale.step(), vv, 1);
+              assertArrayEquals(vs, vv, 0f, "values, bits " + bits + " count " + count);
+              for (int i = 0; i < count; i++) {
+                assertTrue(vs[1 + i] == scale.value(cs[1 + i]), "value of code " + cs[1 + i]);
+              }
+            });
+  }
+
+  @Test
+  void counterGeneratorBodiesDrawIdenticalBits() {
+    CounterRngKernel scalar = new ScalarCounterRng();
+    CounterRngKernel vector = new VectorCounterRng();
+    qt().withFixedSeed(804L)
+        .withExamples(300)
+        .forAll(Sizes.between(0, 3000), integers().between(0, (1 << 30) - 4000), longs().all(),
+            longs().all())
+        .checkAssert(
+            (count, firstColumn, seed, row) -> {
+              int draw = (int) (seed >>> 40);
+              int[] a = new int[count];
+              int[] b = new int[count];
+              scalar.fillBits(seed, row, firstColumn, draw, a, 0, count);
+              vector.fillBits(seed, row, firstColumn, draw, b, 0, count);
+              assertArrayEquals(a, b, "fillBits count " + count + " first " + firstColumn);
+              scalar.fillBits16(seed, row, firstColumn, draw, a, 0, count);
+              vector.fillBits16(seed, row, firstColumn, draw, b, 0, count);
+              assertArrayEquals(a, b, "fillBits16 count " + count + " first " + firstColumn);
+              float[] x = new float[count];
+              float[] y = new float[count];
+              scalar.fillUniform(seed, row, firstColumn, draw, x, 0, count);
+              vector.fillUniform(seed, row, firstColumn, draw, y, 0, count);
+              assertArrayEquals(x, y, 0f, "fillUniform count " + count + " first " + firstColumn);
+            });
+  }
+
+  @Test
+  void scalarAndVectorFeaturizerPipelinesDifferOnlyAsTheirFeaturesDo() {
+    double delta = 1e-6 / PIPELINE_EXAMPLES;
+    long[] moved = new long[2];
+    qt().withFixedSeed(805L)
+        .withExamples(PIPELINE_EXAMPLES)
+        .forAll(
+            Generate.pick(Arrays.stream(new int[] {1, 2, 4, 8, 16}).boxed().toList()),
+            Sizes.between(1, 40), Sizes.between(1, 1100), longs().all())
+        .checkAssert(
+            (bits, d, m, seed) -> {
+              FeaturizerSpec spec = new FeaturizerSpec(new KernelFunction.Gaussian(1.5), d, m,
+                  bits, "dense", seed, Quantizer.STOCHASTIC);
+              Featurizer f = Featurizer.of(spec);
+              DenseProjection projection = (DenseProjection) f.projection();
+              int stride = DenseProjection.stride(m);
+              float[] w = projection.weights();
+              float[] wT = new float[stride * d];
+              for (int i = 0; i < m; i++) {
+                for (int j = 0; j < d; j++) {
+                  wT[j * stride + i] = w[i * d + j];
+                }
+              }
+              float[] phases = f.phases();
+              float s = f.featureScale();
+              QuantizationScale scale = spec.scale();
+              int n = 4;
+              SplittableRandom random = new SplittableRandom(seed);
+              float[] rows = new float[n * d];
+              for (int k = 0; k < rows.length; k++) {
+                rows[k] = (float) random.nextGaussian();
+              }
+              byte[] expected = f.featurize(rows, n, 0);
+              int rb = spec.rowBytes();
+              double mean = 0;
+              int count = 0;
+              String what = "bits " + bits + " d " + d + " m " + m;
+              for (int r = 0; r < n; r++) {
+                float[][] z = new float[2][m];
+                byte[][] out = new byte[3][rb];
+                for (int body = 0; body < 2; body++) {
+                  float[] t = new float[m];
+                  DenseProjectionKernel p =
+                      body == 0 ? new ScalarDenseProjection() : new VectorDenseProjection();
+                  p.project(wT, stride, d, rows, r * d, 1, 0, m, t, 0);
+                  CosineKernel c = body == 0 ? new ScalarCosine() : new VectorCosine();
+                  c.map(t, 0, phases, 0, s, z[body], 0, m);
+                  RoundingKernel q = body == 0 ? new ScalarRounding() : new VectorRounding();
+                  q.quantizeStochastic(z[body], 0, m, bits, scale.lo(), scale.step(), seed, r,
+                      0, 0, MemorySegment.ofArray(out[body]), 0);
+                }
+                // The facade bodies (vector here) are the featurizer: same bytes.
+                StochasticRounding.quantizeStochastic(
+                    facadeFeatures(projection, phases, s, rows, r, d, m), 0, m, scale, seed, r,
+                    0, 0, out[2], 0);
+                assertArrayEquals(Arrays.copyOfRange(expected, r * rb, (r + 1) * rb), out[2],
+                    what + ": facade pipeline vs Featurizer, row " + r);
+                // Same features, either rounding body: same bytes.
+                byte[] again = new byte[rb];
+                new ScalarRounding().quantizeStochastic(z[1], 0, m, bits, scale.lo(),
+                    scale.step(), seed, r, 0, 0, MemorySegment.ofArray(again), 0);
+                assertArrayEquals(out[1], again, what + ": rounding bodies on equal features");
+                int[] cs = new int[m];
+                int[] cv = new int[m];
+                PackedFeatures.unpackCodes(out[0], 0, bits, m, cs, 0);
+                PackedFeatures.unpackCodes(out[1], 0, bits, m, cv, 0);
+                for (int i = 0; i < m; i++) {
+                  assertTrue(Math.abs(cs[i] - cv[i]) <= 1, what + ": code moved by more than 1");
+                  count += cs[i] != cv[i] ? 1 : 0;
+                  double p = Math.abs((double) z[0][i] - z[1][i]) / scale.step() * 1.001 + 0x1p-14;
+                  mean += Math.min(1, p);
+                }
+              }
+              double limit = mean + Bounds.bernsteinSum(mean, 1, delta);
+              Report.line(what + ": " + count + " codes moved, expected at most " + mean
+                  + ", limit " + limit);
+              assertTrue(count <= limit, what + ": " + count + " codes moved > " + limit);
+              moved[0] += count;
+              moved[1] += (long) n * m;
+            });
+    Report.line("scalar vs vector pipeline: " + moved[0] + " of " + moved[1] + " codes moved");
+  }
+
+  /** z of row r through the facade kernels (the ones the featurizer uses). */
+  static float[] facadeFeatures(
+      DenseProjection projection, float[] phases, float s, float[] rows, int r, int d, int m) {
+    float[] t = new float[m];
+    projection.project(rows, r * d, 1, 0, m, t, 0);
+    float[] z = new float[m];
+    CosineFeatures.map(t, 0, phases, 0, s, z, 0, m);
+    return z;
+  }
+}
