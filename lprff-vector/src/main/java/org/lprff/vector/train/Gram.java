@@ -23,9 +23,12 @@ final class Gram {
 
   private Gram() {}
 
-  /** The multiple m is padded to: 4 rows per tile, 2 vectors of columns per tile. */
+  /**
+   * The multiple m is padded to: a multiple of the vector tile (4 rows, 2 vectors of columns) for
+   * every double vector of up to 8 lanes, whichever body runs.
+   */
   static int strideUnit() {
-    return VECTOR ? VectorGram.UNIT : 8;
+    return VECTOR ? Math.max(16, VectorGram.UNIT) : 16;
   }
 
   static int stride(int m) {
@@ -39,6 +42,12 @@ final class Gram {
     } else {
       scalarAccumulateUpper(c, k, stride, g);
     }
+  }
+
+  /** The Vector API body (stride a multiple of its tile width, see {@link #strideUnit()}). */
+  static void vectorAccumulateUpper(double[] c, int k, int stride, double[] g) {
+    assert stride % VectorGram.UNIT == 0;
+    VectorGram.accumulateUpper(c, k, stride, g);
   }
 
   /** The reference: every i <= j, a fused multiply-add per row in row order. */

@@ -33,7 +33,7 @@ class GramTest {
         double[] scalar = new double[stride * stride];
         for (long seed = 1; seed <= 2; seed++) {
           double[] c = chunk(k, m, stride, seed * 1000 + m);
-          Gram.accumulateUpper(c, k, stride, vector);
+          Gram.vectorAccumulateUpper(c, k, stride, vector);
           Gram.scalarAccumulateUpper(c, k, stride, scalar);
         }
         for (int i = 0; i < stride; i++) {
@@ -43,6 +43,23 @@ class GramTest {
                 "m " + m + ", k " + k + ", (" + i + ", " + j + ")");
           }
         }
+      }
+    }
+  }
+
+  /** The facade picks one of the two bodies: identical to the reference. */
+  @Test
+  void facadeMatchesScalar() {
+    int m = 70;
+    int stride = Gram.stride(m);
+    double[] c = chunk(50, m, stride, 5);
+    double[] viaFacade = new double[stride * stride];
+    double[] scalar = new double[stride * stride];
+    Gram.accumulateUpper(c, 50, stride, viaFacade);
+    Gram.scalarAccumulateUpper(c, 50, stride, scalar);
+    for (int i = 0; i < stride; i++) {
+      for (int j = i; j < stride; j++) {
+        assertEquals(scalar[i * stride + j], viaFacade[i * stride + j], 0.0);
       }
     }
   }
