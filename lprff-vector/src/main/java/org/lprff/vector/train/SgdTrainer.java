@@ -148,7 +148,14 @@ public final class SgdTrainer {
     int halvings;
     int keptEpoch = -1;
     double keptLoss = Double.NaN;
+    /** Fixed and decaying schedules: the lowest heldout loss so far (for the records). */
+    double bestSeen = Double.NaN;
     long steps;
+    /** Of the current epoch: summed batch losses x rows, rows, steps, and the last step begun. */
+    double epochLoss;
+    long epochRows;
+    int epochSteps;
+    int lastStep;
 
     Run(MiniBatchSource train, MiniBatchSource heldout, LinearModel initial) {
       this.train = train;
@@ -193,7 +200,7 @@ public final class SgdTrainer {
         boolean improved;
         boolean halved = false;
         if (schedule instanceof Schedule.EarlyStopping es) {
-          improved = heldoutLoss <= keptLoss || Double.isNaN(keptLoss);
+          improved = heldoutLoss <= keptLoss;
           if (improved) {
             kept.copyFrom(model);
           } else {
@@ -241,12 +248,6 @@ public final class SgdTrainer {
                       + halvings + " halvings"
                   : ""));
     }
-
-    double bestSeen = Double.NaN;
-    double epochLoss;
-    long epochRows;
-    int epochSteps;
-    int lastStep;
 
     /** One pass over the training batches; null, or what went non-finite. */
     String runEpoch(int epoch) {
