@@ -54,12 +54,6 @@ public final class LinearModel {
     return new LinearModel(features, outputs, wT.clone(), bias.clone());
   }
 
-  /** Wraps arrays the caller gives up (no copy, no checks beyond asserts). */
-  static LinearModel wrap(int features, int outputs, float[] wT, float[] bias) {
-    assert wT.length == features * outputs && bias.length == outputs;
-    return new LinearModel(features, outputs, wT, bias);
-  }
-
   /** Features m. */
   public int features() {
     return features;

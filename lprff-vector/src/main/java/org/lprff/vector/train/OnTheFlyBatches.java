@@ -38,7 +38,7 @@ import org.lprff.vector.StochasticRounding;
  *
  * <p>The input rows are not copied and must not change while the source is in use; labels are
  * copied. Immutable and thread-safe; each iterator has its own buffers (a batch's raw rows, float
- * features and packed bytes).
+ * features, and its packed bytes in native memory, see {@link InMemoryBatches}).
  */
 public final class OnTheFlyBatches implements MiniBatchSource {
 
@@ -182,14 +182,14 @@ public final class OnTheFlyBatches implements MiniBatchSource {
       int d = featurizer.spec().inputDim();
       int m = featurizer.spec().features();
       this.rowBytes = featurizer.rowBytes();
-      long bytes = (long) rowBytes * capacity;
-      if (bytes > Integer.MAX_VALUE - 16 || (long) rowsPerTask * Math.max(d, m) > Integer.MAX_VALUE - 16) {
+      if ((long) rowsPerTask * Math.max(d, m) > Integer.MAX_VALUE - 16) {
         throw new IllegalArgumentException(
-            "a batch of " + capacity + " rows x " + rowBytes + " bytes exceeds the largest array");
+            "a task of " + rowsPerTask + " rows x " + Math.max(d, m) + " floats exceeds the"
+                + " largest array");
       }
       this.raw = new float[tasks][rowsPerTask * d];
       this.values = featurizer.spec().isFloat() ? null : new float[tasks][rowsPerTask * m];
-      this.out = MemorySegment.ofArray(new byte[(int) bytes]);
+      this.out = InMemoryBatches.batchBuffer((long) rowBytes * capacity); // shared arena: any thread
       this.targetBuffer = targets == null ? null : new float[capacity];
       this.classBuffer = classes == null ? null : new int[capacity];
       this.idBuffer = new long[capacity];

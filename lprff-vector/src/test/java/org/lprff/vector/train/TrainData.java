@@ -1,5 +1,7 @@
 package org.lprff.vector.train;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;
 import org.lprff.vector.Featurizer;
 import org.lprff.vector.FeaturizerSpec;
@@ -41,13 +43,17 @@ final class TrainData {
         new KernelFunction.Gaussian(sigma), d, m, bits, "dense", seed, Quantizer.STOCHASTIC);
   }
 
-  /** The draw-0 features of n rows (ids 0..n-1) as rows in memory. */
+  /**
+   * The draw-0 features of n rows (ids 0..n-1) in native memory (the products run slowly on
+   * int/float vector loads from byte[] heap segments).
+   */
   static FeatureRows featurize(FeaturizerSpec spec, float[] x, int n) {
     Featurizer f = Featurizer.of(spec);
-    byte[] bytes = f.featurize(x, n, 0);
+    MemorySegment out = Arena.ofAuto().allocate(Math.max(1L, (long) n * f.rowBytes()), 64);
+    f.featurize(x, n, 0, out, 0, 0);
     return spec.isFloat()
-        ? FeatureRows.float32(java.lang.foreign.MemorySegment.ofArray(bytes), 0, n, spec.features())
-        : FeatureRows.of(PackedRows.of(bytes, 0, n, spec.features(), spec.scale()));
+        ? FeatureRows.float32(out, 0, n, spec.features())
+        : FeatureRows.of(new PackedRows(out, 0, n, spec.features(), spec.scale()));
   }
 
   /** All rows decoded to double, n x m row-major. */
