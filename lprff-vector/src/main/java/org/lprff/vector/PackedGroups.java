@@ -148,14 +148,14 @@ final class PackedGroups {
       a6 = x.fma(w(wP, w6 + at), a6);
       a7 = x.fma(w(wP, w7 + at), a7);
     }
-    y[yAt] += a0.reduceLanes(VectorOperators.ADD);
-    y[yAt + 1] += a1.reduceLanes(VectorOperators.ADD);
-    y[yAt + 2] += a2.reduceLanes(VectorOperators.ADD);
-    y[yAt + 3] += a3.reduceLanes(VectorOperators.ADD);
-    y[yAt + 4] += a4.reduceLanes(VectorOperators.ADD);
-    y[yAt + 5] += a5.reduceLanes(VectorOperators.ADD);
-    y[yAt + 6] += a6.reduceLanes(VectorOperators.ADD);
-    y[yAt + 7] += a7.reduceLanes(VectorOperators.ADD);
+    y[yAt] += PackedLanes.sumLanes(a0);
+    y[yAt + 1] += PackedLanes.sumLanes(a1);
+    y[yAt + 2] += PackedLanes.sumLanes(a2);
+    y[yAt + 3] += PackedLanes.sumLanes(a3);
+    y[yAt + 4] += PackedLanes.sumLanes(a4);
+    y[yAt + 5] += PackedLanes.sumLanes(a5);
+    y[yAt + 6] += PackedLanes.sumLanes(a6);
+    y[yAt + 7] += PackedLanes.sumLanes(a7);
   }
 
   /** 2 classes x 2 sub-vectors (per = 32 / bits is even for packed codes). */
@@ -178,8 +178,8 @@ final class PackedGroups {
         b1 = x1.fma(w(wP, w1 + at + L), b1);
       }
     }
-    y[yAt] += a0.add(a1).reduceLanes(VectorOperators.ADD);
-    y[yAt + 1] += b0.add(b1).reduceLanes(VectorOperators.ADD);
+    y[yAt] += PackedLanes.sumLanes(a0.add(a1));
+    y[yAt + 1] += PackedLanes.sumLanes(b0.add(b1));
   }
 
   /** 1 class x 2 rows x 2 sub-vectors: each weight vector is loaded once for two rows. */
@@ -203,9 +203,9 @@ final class PackedGroups {
         v = v.lanewise(VectorOperators.LSHR, 2 * bits);
       }
     }
-    y[y0] += a0.add(a1).reduceLanes(VectorOperators.ADD);
+    y[y0] += PackedLanes.sumLanes(a0.add(a1));
     if (y1 >= 0) {
-      y[y1] += b0.add(b1).reduceLanes(VectorOperators.ADD);
+      y[y1] += PackedLanes.sumLanes(b0.add(b1));
     }
   }
 

@@ -9,6 +9,7 @@ import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -49,7 +50,45 @@ final class PackedLanes {
   static final ValueLayout.OfFloat FLOAT_LE =
       ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
+  /** Rotations by LANES/2, LANES/4, LANES/8, LANES/16 lanes: the fixed tree of {@link #sumLanes}. */
+  private static final VectorShuffle<Float> ROTATE_2 = rotation(2);
+  private static final VectorShuffle<Float> ROTATE_4 = rotation(4);
+  private static final VectorShuffle<Float> ROTATE_8 = rotation(8);
+  private static final VectorShuffle<Float> ROTATE_16 = rotation(16);
+
   private PackedLanes() {}
+
+  private static VectorShuffle<Float> rotation(int parts) {
+    return VectorShuffle.iota(FLOAT, Math.max(1, LANES / parts), 1, true);
+  }
+
+  /**
+   * The sum of the lanes of {@code v} in a fixed pairwise order (lane 0 after adding the vector
+   * rotated by half, a quarter, ... of its lanes). Not {@code reduceLanes(ADD)}: that leaves the
+   * order to the implementation, and the interpreter, C1 and C2 do use different orders, so the
+   * products' bits would change with JIT warm-up and training would not be reproducible.
+   */
+  static float sumLanes(FloatVector v) {
+    if (LANES > 16) {
+      for (int shift = LANES / 2; shift >= 1; shift /= 2) {
+        v = v.add(v.rearrange(VectorShuffle.iota(FLOAT, shift, 1, true)));
+      }
+      return v.lane(0);
+    }
+    if (LANES >= 2) {
+      v = v.add(v.rearrange(ROTATE_2));
+    }
+    if (LANES >= 4) {
+      v = v.add(v.rearrange(ROTATE_4));
+    }
+    if (LANES >= 8) {
+      v = v.add(v.rearrange(ROTATE_8));
+    }
+    if (LANES >= 16) {
+      v = v.add(v.rearrange(ROTATE_16));
+    }
+    return v.lane(0);
+  }
 
   /** Bytes of one row of {@code m} features of {@code bits} bits: ceil(m * bits / 8). */
   static long rowBytes(int m, int bits) {

@@ -126,7 +126,7 @@ final class VectorProducts implements ProductsKernel {
     for (; k + L <= len; k += L) {
       s0 = s0.add(w(a, from + k));
     }
-    float s = s0.add(s1).add(s2.add(s3)).reduceLanes(VectorOperators.ADD);
+    float s = PackedLanes.sumLanes(s0.add(s1).add(s2.add(s3)));
     for (; k < len; k++) {
       s += a[from + k];
     }
@@ -184,14 +184,14 @@ final class VectorProducts implements ProductsKernel {
       a6 = x.fma(w(wT, w6 + i), a6);
       a7 = x.fma(w(wT, w7 + i), a7);
     }
-    y[yAt] += a0.reduceLanes(VectorOperators.ADD);
-    y[yAt + 1] += a1.reduceLanes(VectorOperators.ADD);
-    y[yAt + 2] += a2.reduceLanes(VectorOperators.ADD);
-    y[yAt + 3] += a3.reduceLanes(VectorOperators.ADD);
-    y[yAt + 4] += a4.reduceLanes(VectorOperators.ADD);
-    y[yAt + 5] += a5.reduceLanes(VectorOperators.ADD);
-    y[yAt + 6] += a6.reduceLanes(VectorOperators.ADD);
-    y[yAt + 7] += a7.reduceLanes(VectorOperators.ADD);
+    y[yAt] += PackedLanes.sumLanes(a0);
+    y[yAt + 1] += PackedLanes.sumLanes(a1);
+    y[yAt + 2] += PackedLanes.sumLanes(a2);
+    y[yAt + 3] += PackedLanes.sumLanes(a3);
+    y[yAt + 4] += PackedLanes.sumLanes(a4);
+    y[yAt + 5] += PackedLanes.sumLanes(a5);
+    y[yAt + 6] += PackedLanes.sumLanes(a6);
+    y[yAt + 7] += PackedLanes.sumLanes(a7);
   }
 
   /** 4 classes x 2 feature vectors per step. */
@@ -231,10 +231,10 @@ final class VectorProducts implements ProductsKernel {
       a2 = x.fma(w(wT, w2 + i), a2);
       a3 = x.fma(w(wT, w3 + i), a3);
     }
-    y[yAt] += a0.add(b0).reduceLanes(VectorOperators.ADD);
-    y[yAt + 1] += a1.add(b1).reduceLanes(VectorOperators.ADD);
-    y[yAt + 2] += a2.add(b2).reduceLanes(VectorOperators.ADD);
-    y[yAt + 3] += a3.add(b3).reduceLanes(VectorOperators.ADD);
+    y[yAt] += PackedLanes.sumLanes(a0.add(b0));
+    y[yAt + 1] += PackedLanes.sumLanes(a1.add(b1));
+    y[yAt + 2] += PackedLanes.sumLanes(a2.add(b2));
+    y[yAt + 3] += PackedLanes.sumLanes(a3.add(b3));
   }
 
   /** 2 classes x 2 feature vectors per step. */
@@ -267,8 +267,8 @@ final class VectorProducts implements ProductsKernel {
       a0 = x.fma(w(wT, w0 + i), a0);
       b0 = x.fma(w(wT, w1 + i), b0);
     }
-    y[yAt] += a0.add(a1).reduceLanes(VectorOperators.ADD);
-    y[yAt + 1] += b0.add(b1).reduceLanes(VectorOperators.ADD);
+    y[yAt] += PackedLanes.sumLanes(a0.add(a1));
+    y[yAt + 1] += PackedLanes.sumLanes(b0.add(b1));
   }
 
   /** 1 class x 4 feature vectors per step. */
@@ -297,7 +297,7 @@ final class VectorProducts implements ProductsKernel {
     for (; i < to; i += L) {
       a0 = load(z, row, bits, i, shifts, mask).fma(w(wT, w0 + i), a0);
     }
-    y[yAt] += a0.add(a1).add(a2.add(a3)).reduceLanes(VectorOperators.ADD);
+    y[yAt] += PackedLanes.sumLanes(a0.add(a1).add(a2.add(a3)));
   }
 
   // ---------------------------------------------------- transposed accumulate

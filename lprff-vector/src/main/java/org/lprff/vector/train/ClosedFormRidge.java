@@ -1,0 +1,178 @@
+package org.lprff.vector.train;
+
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
+import org.ejml.interfaces.linsol.LinearSolverDense;
+
+/**
+ * Ridge regression on features in closed form: the exact minimizer of this package's objective
+ * with the squared loss,
+ *
+ * <pre>  J(W, b) = (1/2n) ||Z W + 1 b^T - T||_F^2 + (lambda/2) ||W||_F^2,</pre>
+ *
+ * the objective {@link SgdTrainer} descends for {@link Task#REGRESSION}. Setting the gradient to
+ * zero: b = t_mean - W^T mu (mu the features' column means), and with the centered Zc = Z - 1 mu^T,
+ * Tc = T - 1 t_mean^T,
+ *
+ * <pre>  (Zc^T Zc + lambda n I) W = Zc^T Tc</pre>
+ *
+ * (note lambda n: the loss is a mean, the penalty is not). The intercept is thus handled by
+ * centering, unregularized. Zc^T Zc is formed as Z^T Z - n mu mu^T.
+ *
+ * <p>Targets: the float targets for regression; for classification ("least-squares
+ * classification", a baseline) ±1 for binary labels (so that a score > 0 predicts class 1, as
+ * {@link LinearModel#predictClasses} decides) and one-hot columns for k classes (argmax).
+ *
+ * <p><b>Cost.</b> Z^T Z is accumulated in double from chunks of {@value #CHUNK_ROWS} decoded rows
+ * ({@link FeatureRows#decode}, i.e. {@code PackedFeatures.unpack}), by a blocked Vector API
+ * kernel over the upper triangle: n m^2 / 2 fused multiply-adds on the calling thread. It needs an
+ * m x m double matrix, 8 m^2 bytes (512 MiB at m = 8192; the JVM heap must allow it), and the
+ * Cholesky solve (EJML, {@link LinearSolverFactory_DDRM#chol}) about m^3 / 3 more flops (and for
+ * large m a block copy of the matrix). Meant for m up to about 8192.
+ */
+public final class ClosedFormRidge {
+
+  /** Rows decoded per chunk of the Gram accumulation. */
+  public static final int CHUNK_ROWS = 128;
+
+  /** Largest m accepted: an m x m double matrix must fit in one array. */
+  public static final int MAX_FEATURES = 16384;
+
+  private ClosedFormRidge() {}
+
+  /** Regression on rows z with float targets. */
+  public static LinearModel fit(FeatureRows z, float[] targets, double lambda) {
+    return fit(InMemoryBatches.of(z, targets).ordered(), Task.REGRESSION, lambda);
+  }
+
+  /** Least-squares classification on rows z with class labels, for a binary or multiclass task. */
+  public static LinearModel fit(FeatureRows z, int[] classes, Task task, double lambda) {
+    return fit(InMemoryBatches.of(z, classes).ordered(), task, lambda);
+  }
+
+  /**
+   * Fits on every row of epoch 0 of {@code source}.
+   *
+   * @throws IllegalArgumentException if lambda is negative or not finite, m exceeds {@value
+   *     #MAX_FEATURES}, the source is empty, a label is invalid for the task (naming row and
+   *     value), or the system is not positive definite (lambda = 0 with collinear features)
+   */
+  public static LinearModel fit(MiniBatchSource source, Task task, double lambda) {
+    if (source == null || task == null) {
+      throw new IllegalArgumentException((source == null ? "source" : "task") + " is null");
+    }
+    if (!(lambda >= 0) || Double.isInfinite(lambda)) {
+      throw new IllegalArgumentException(
+          "lambda is " + lambda + ", expected a finite value >= 0");
+    }
+    int m = source.features();
+    if (m < 1 || m > MAX_FEATURES) {
+      throw new IllegalArgumentException(
+          "source has " + m + " features, expected 1 to " + MAX_FEATURES + " for the closed form");
+    }
+    int c = task.outputs();
+    int stride = Gram.stride(m);
+    double[] g = new double[stride * stride];
+    double[] zt = new double[m * c]; // Z^T T, row-major m x c
+    double[] colSum = new double[m];
+    double[] targetSum = new double[c];
+    double[] chunk = new double[CHUNK_ROWS * stride]; // padding columns stay zero
+    float[] row = new float[m];
+    double[] t = new double[c];
+    Loss loss = task.loss();
+    long n = 0;
+    try (MiniBatchSource.Batches batches = source.epoch(0, CHUNK_ROWS, 0)) {
+      while (batches.hasNext()) {
+        MiniBatch batch = batches.next();
+        int k = batch.rows();
+        if (k == 0) {
+          continue;
+        }
+        SgdTrainer.checkBatch(batch, m, CHUNK_ROWS, "fit");
+        loss.checkLabels(k, batch.targets(), batch.classes(), batch.rowIds());
+        FeatureRows z = batch.features();
+        for (int r = 0; r < k; r++) {
+          z.decode(r, row, 0);
+          encode(task, batch, r, t);
+          int base = r * stride;
+          for (int i = 0; i < m; i++) {
+            double v = row[i];
+            chunk[base + i] = v;
+            colSum[i] += v;
+            for (int j = 0; j < c; j++) {
+              zt[i * c + j] += v * t[j];
+            }
+          }
+          for (int j = 0; j < c; j++) {
+            targetSum[j] += t[j];
+          }
+        }
+        Gram.accumulateUpper(chunk, k, stride, g);
+        n += k;
+      }
+    }
+    if (n == 0) {
+      throw new IllegalArgumentException("the source has no rows to fit");
+    }
+    Gram.finish(g, m, stride);
+    double[] mu = new double[m];
+    for (int i = 0; i < m; i++) {
+      mu[i] = colSum[i] / n;
+    }
+    double ridge = lambda * n;
+    for (int i = 0; i < m; i++) {
+      for (int j = 0; j < m; j++) {
+        g[i * m + j] -= n * mu[i] * mu[j];
+      }
+      g[i * m + i] += ridge;
+    }
+    DMatrixRMaj a = DMatrixRMaj.wrap(m, m, g);
+    DMatrixRMaj b = new DMatrixRMaj(m, c);
+    double[] targetMean = new double[c];
+    for (int j = 0; j < c; j++) {
+      targetMean[j] = targetSum[j] / n;
+    }
+    for (int i = 0; i < m; i++) {
+      for (int j = 0; j < c; j++) {
+        b.set(i, j, zt[i * c + j] - n * mu[i] * targetMean[j]);
+      }
+    }
+    LinearSolverDense<DMatrixRMaj> solver = LinearSolverFactory_DDRM.chol(m);
+    if (!solver.setA(a)) {
+      throw new IllegalArgumentException(
+          "Zc^T Zc + lambda n I is not positive definite (lambda = " + lambda + ", n = " + n
+              + ", m = " + m + "): the centered features are collinear; use lambda > 0");
+    }
+    DMatrixRMaj x = new DMatrixRMaj(m, c);
+    solver.solve(b, x);
+    float[] wT = new float[c * m];
+    float[] bias = new float[c];
+    for (int j = 0; j < c; j++) {
+      double intercept = targetMean[j];
+      for (int i = 0; i < m; i++) {
+        double w = x.get(i, j);
+        if (!Double.isFinite(w)) {
+          throw new IllegalArgumentException(
+              "the solve gave a non-finite weight W[" + i + "][" + j + "] = " + w + " (lambda = "
+                  + lambda + "): the system is too ill-conditioned; use a larger lambda");
+        }
+        wT[j * m + i] = (float) w;
+        intercept -= mu[i] * w;
+      }
+      bias[j] = (float) intercept;
+    }
+    return LinearModel.of(m, c, wT, bias);
+  }
+
+  /** The regression target(s) of row r: the target, ±1, or one-hot. */
+  private static void encode(Task task, MiniBatch batch, int r, double[] t) {
+    switch (task) {
+      case Task.Regression ignored -> t[0] = batch.targets()[r];
+      case Task.Binary ignored -> t[0] = batch.classes()[r] == 1 ? 1 : -1;
+      case Task.Multiclass mc -> {
+        java.util.Arrays.fill(t, 0);
+        t[batch.classes()[r]] = 1;
+      }
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package org.lprff.vector.train;
+
+/**
+ * A model's quality on a data set: the mean per-row loss of its task (without the L2 term) and the
+ * task's metric, the mean squared error {@code mean (y - t)^2} for regression (twice the mean
+ * squared loss) or the error rate for classification.
+ *
+ * @param meanLoss mean per-row loss
+ * @param metric MSE or error rate
+ * @param rows rows evaluated
+ */
+public record Evaluation(double meanLoss, double metric, long rows) {
+
+  /**
+   * Evaluates {@code model} on epoch 0 of {@code source} in batches of {@code batchSize} rows.
+   *
+   * @throws IllegalArgumentException if the model does not fit the task or source, or a label is
+   *     invalid (naming row and value)
+   */
+  public static Evaluation of(LinearModel model, Task task, MiniBatchSource source, int batchSize) {
+    if (model == null || task == null || source == null) {
+      throw new IllegalArgumentException(
+          (model == null ? "model" : task == null ? "task" : "source") + " is null");
+    }
+    if (batchSize < 1) {
+      throw new IllegalArgumentException("batchSize is " + batchSize + ", expected >= 1");
+    }
+    if (model.outputs() != task.outputs()) {
+      throw new IllegalArgumentException(
+          "model has " + model.outputs() + " outputs, task " + task + " has " + task.outputs());
+    }
+    checkFeatures("source", source.features(), model.features());
+    float[] scores = new float[Math.multiplyExact(batchSize, model.outputs())];
+    return evaluate(
+        model.weightsT(), model.bias(), model.features(), task.loss(), source, batchSize, scores);
+  }
+
+  /** The loop of {@link #of}, with the caller's weights and scratch (batchSize * c floats). */
+  static Evaluation evaluate(
+      float[] wT, float[] bias, int m, Loss loss, MiniBatchSource source, int batchSize,
+      float[] scores) {
+    int c = loss.outputs();
+    double lossSum = 0;
+    double metricSum = 0;
+    long rows = 0;
+    try (MiniBatchSource.Batches batches = source.epoch(0, batchSize, 0)) {
+      while (batches.hasNext()) {
+        MiniBatch batch = batches.next();
+        int n = batch.rows();
+        if (n == 0) {
+          continue;
+        }
+        SgdTrainer.checkBatch(batch, m, batchSize, "heldout");
+        loss.checkLabels(n, batch.targets(), batch.classes(), batch.rowIds());
+        batch.features().forward(wT, c, scores);
+        LinearModel.addBias(bias, n, c, scores);
+        lossSum += n * loss.compute(scores, n, batch.targets(), batch.classes(), null);
+        metricSum += loss.metricSum(scores, n, batch.targets(), batch.classes());
+        rows += n;
+      }
+    }
+    if (rows == 0) {
+      throw new IllegalArgumentException("the evaluation source has no rows");
+    }
+    return new Evaluation(lossSum / rows, metricSum / rows, rows);
+  }
+
+  static void checkFeatures(String name, int features, int expected) {
+    if (features != expected) {
+      throw new IllegalArgumentException(
+          name + " has " + features + " features, the model has " + expected);
+    }
+  }
+}

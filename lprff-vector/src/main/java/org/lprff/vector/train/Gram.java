@@ -1,0 +1,142 @@
+package org.lprff.vector.train;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.VectorSpecies;
+import org.lprff.vector.KernelImplementation;
+import org.lprff.vector.Kernels;
+
+/**
+ * The Gram matrix of the closed-form solver, {@code G += C^T C} for a chunk C of k rows, in double.
+ *
+ * <p>Layout: C is row-major k x stride ({@code c[r*stride + i]}), G row-major stride x stride;
+ * {@code stride} is m rounded up to {@link #strideUnit()} with zero columns, so that the vector
+ * tiles need no tails. Only the entries i <= j (upper triangle) are guaranteed; tiles that cross
+ * the diagonal also write some entries below it, which {@link #finish} overwrites with the mirror
+ * of the upper triangle.
+ *
+ * <p>Each entry is summed over the chunk's rows in row order with one fused multiply-add per row,
+ * starting from 0, then added to G: the scalar and vector bodies give identical bits.
+ */
+final class Gram {
+
+  static final boolean VECTOR = Kernels.active() == KernelImplementation.VECTOR;
+
+  private Gram() {}
+
+  /**
+   * The multiple m is padded to: a multiple of the vector tile (4 rows, 2 vectors of columns) for
+   * every double vector of up to 8 lanes, whichever body runs.
+   */
+  static int strideUnit() {
+    return VECTOR ? Math.max(16, VectorGram.UNIT) : 16;
+  }
+
+  static int stride(int m) {
+    int unit = strideUnit();
+    return (m + unit - 1) / unit * unit;
+  }
+
+  static void accumulateUpper(double[] c, int k, int stride, double[] g) {
+    if (VECTOR) {
+      VectorGram.accumulateUpper(c, k, stride, g);
+    } else {
+      scalarAccumulateUpper(c, k, stride, g);
+    }
+  }
+
+  /** The Vector API body (stride a multiple of its tile width, see {@link #strideUnit()}). */
+  static void vectorAccumulateUpper(double[] c, int k, int stride, double[] g) {
+    assert stride % VectorGram.UNIT == 0;
+    VectorGram.accumulateUpper(c, k, stride, g);
+  }
+
+  /** The reference: every i <= j, a fused multiply-add per row in row order. */
+  static void scalarAccumulateUpper(double[] c, int k, int stride, double[] g) {
+    for (int i = 0; i < stride; i++) {
+      for (int j = i; j < stride; j++) {
+        double sum = 0;
+        for (int r = 0; r < k; r++) {
+          sum = Math.fma(c[r * stride + i], c[r * stride + j], sum);
+        }
+        g[i * stride + j] += sum;
+      }
+    }
+  }
+
+  /**
+   * Mirrors the upper triangle of the stride x stride G onto the lower one and compacts the
+   * leading m x m block to row stride m at the front of {@code g} (in place: every entry moves to
+   * a lower index, so a forward pass never overwrites an entry it still needs).
+   */
+  static void finish(double[] g, int m, int stride) {
+    for (int i = 0; i < m; i++) {
+      for (int j = 0; j < i; j++) {
+        g[i * stride + j] = g[j * stride + i];
+      }
+    }
+    if (stride != m) {
+      for (int i = 0; i < m; i++) {
+        System.arraycopy(g, i * stride, g, i * m, m);
+      }
+    }
+  }
+
+  /** Kept apart so that the incubator classes load only on the vector path. */
+  private static final class VectorGram {
+    static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
+    static final int L = D.length();
+    /** 4 rows x 2 vectors of columns per tile: 8 accumulators cover FMA latency 4 on 2 ports. */
+    static final int UNIT = Math.max(4, 2 * L);
+    /** Columns per panel: C's panel (k x 64 doubles, 64 KiB at k = 128) stays in L2. */
+    static final int PANEL = Math.max(64, UNIT);
+
+    static void accumulateUpper(double[] c, int k, int stride, double[] g) {
+      for (int jp = 0; jp < stride; jp += PANEL) {
+        int jEnd = Math.min(stride, jp + PANEL);
+        for (int i0 = 0; i0 < jEnd; i0 += 4) {
+          // The column tile holding i0 holds i0 + 1 .. i0 + 3 too (UNIT is a multiple of 4).
+          int first = Math.max(jp, i0 / (2 * L) * (2 * L));
+          for (int j0 = first; j0 < jEnd; j0 += 2 * L) {
+            tile(c, k, stride, g, i0, j0);
+          }
+        }
+      }
+    }
+
+    private static void tile(double[] c, int k, int stride, double[] g, int i0, int j0) {
+      DoubleVector a00 = DoubleVector.zero(D);
+      DoubleVector a01 = DoubleVector.zero(D);
+      DoubleVector a10 = DoubleVector.zero(D);
+      DoubleVector a11 = DoubleVector.zero(D);
+      DoubleVector a20 = DoubleVector.zero(D);
+      DoubleVector a21 = DoubleVector.zero(D);
+      DoubleVector a30 = DoubleVector.zero(D);
+      DoubleVector a31 = DoubleVector.zero(D);
+      for (int r = 0, row = 0; r < k; r++, row += stride) {
+        DoubleVector b0 = DoubleVector.fromArray(D, c, row + j0);
+        DoubleVector b1 = DoubleVector.fromArray(D, c, row + j0 + L);
+        DoubleVector x0 = DoubleVector.broadcast(D, c[row + i0]);
+        DoubleVector x1 = DoubleVector.broadcast(D, c[row + i0 + 1]);
+        DoubleVector x2 = DoubleVector.broadcast(D, c[row + i0 + 2]);
+        DoubleVector x3 = DoubleVector.broadcast(D, c[row + i0 + 3]);
+        a00 = x0.fma(b0, a00);
+        a01 = x0.fma(b1, a01);
+        a10 = x1.fma(b0, a10);
+        a11 = x1.fma(b1, a11);
+        a20 = x2.fma(b0, a20);
+        a21 = x2.fma(b1, a21);
+        a30 = x3.fma(b0, a30);
+        a31 = x3.fma(b1, a31);
+      }
+      add(g, i0 * stride + j0, a00, a01);
+      add(g, (i0 + 1) * stride + j0, a10, a11);
+      add(g, (i0 + 2) * stride + j0, a20, a21);
+      add(g, (i0 + 3) * stride + j0, a30, a31);
+    }
+
+    private static void add(double[] g, int at, DoubleVector v0, DoubleVector v1) {
+      DoubleVector.fromArray(D, g, at).add(v0).intoArray(g, at);
+      DoubleVector.fromArray(D, g, at + L).add(v1).intoArray(g, at + L);
+    }
+  }
+}

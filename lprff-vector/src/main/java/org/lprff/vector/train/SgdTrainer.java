@@ -1,0 +1,427 @@
+package org.lprff.vector.train;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * Mini-batch SGD on the objective of this package ({@code J = mean loss + (lambda/2) ||W||^2},
+ * bias not regularized), with the batches' features fed straight into the packed (or float32)
+ * product kernels.
+ *
+ * <p>One step on a batch of n rows Z with labels: {@code Y = Z W + b} ({@link
+ * FeatureRows#forward}); {@code D = dL/dY}, the gradient of the batch's mean loss ({@link Loss},
+ * 1/n included); {@code G = Z^T D} ({@link FeatureRows#accumulateTransposed}); then {@code W -= lr
+ * (G + lambda W)} and {@code b -= lr sum_r D_r}, in float32. Weights start at zero (or at a given
+ * model). The scratch (scores and D, batchSize x c; G, m x c) is allocated once per trainer.
+ *
+ * <p><b>Determinism.</b> Everything is a pure function of (sources, seed, settings): the shuffling
+ * of each epoch comes from (seed, epoch) via the source, the kernels are deterministic, and the
+ * updates run on one thread. Same inputs, same weights, bit for bit.
+ *
+ * <p><b>Divergence.</b> A non-finite mini-batch loss, non-finite weights after an epoch, or a
+ * non-finite heldout loss stops training with {@link StopReason#DIVERGED} and a message naming the
+ * epoch, step and learning rate; the result then holds the last good model (the best for early
+ * stopping, else the weights after the last completed epoch, else the initial model), never a
+ * NaN model. The caller decides what to do.
+ *
+ * <p>Not thread-safe in the sense that {@link #train} calls are serialized (it is synchronized);
+ * build one trainer per thread to train in parallel.
+ */
+public final class SgdTrainer {
+
+  public static final int DEFAULT_BATCH_SIZE = 250;
+
+  private final Task task;
+  private final Loss loss;
+  private final int features;
+  private final int outputs;
+  private final int batchSize;
+  private final double l2;
+  private final long seed;
+  private final Schedule schedule;
+  private final TrainingListener listener;
+  private final LongSupplier clock;
+
+  private final float[] scores;
+  private final float[] gradient;
+  private final float[] gT;
+
+  private SgdTrainer(Builder b) {
+    this.task = b.task;
+    this.loss = b.task.loss();
+    this.features = b.features;
+    this.outputs = b.task.outputs();
+    this.batchSize = b.batchSize;
+    this.l2 = b.l2;
+    this.seed = b.seed;
+    this.schedule = b.schedule;
+    this.listener = b.listener;
+    this.clock = b.clock;
+    long batchFloats = (long) batchSize * outputs;
+    if (batchFloats > Integer.MAX_VALUE - 16) {
+      throw new IllegalArgumentException(
+          "batchSize * outputs = " + batchSize + " * " + outputs + " exceeds the largest array");
+    }
+    this.scores = new float[(int) batchFloats];
+    this.gradient = new float[(int) batchFloats];
+    this.gT = new float[features * outputs];
+  }
+
+  /** A builder for a model of {@code task} on {@code features} features. */
+  public static Builder builder(Task task, int features) {
+    return new Builder(task, features);
+  }
+
+  public Task task() {
+    return task;
+  }
+
+  public int features() {
+    return features;
+  }
+
+  public int batchSize() {
+    return batchSize;
+  }
+
+  public double l2() {
+    return l2;
+  }
+
+  public long seed() {
+    return seed;
+  }
+
+  public Schedule schedule() {
+    return schedule;
+  }
+
+  /** Trains from zero weights; {@code heldout} may be null unless the schedule stops early. */
+  public TrainingResult train(MiniBatchSource train, MiniBatchSource heldout) {
+    return train(train, heldout, LinearModel.zeros(features, outputs));
+  }
+
+  /**
+   * Trains from {@code initial}.
+   *
+   * @throws IllegalArgumentException if a source or the initial model does not fit this trainer,
+   *     early stopping has no heldout source, a source has no rows, or a label is invalid (the
+   *     message names the epoch, step, row and value)
+   */
+  public synchronized TrainingResult train(
+      MiniBatchSource train, MiniBatchSource heldout, LinearModel initial) {
+    if (train == null) {
+      throw new IllegalArgumentException("train source is null");
+    }
+    if (initial == null) {
+      throw new IllegalArgumentException("initial model is null");
+    }
+    Evaluation.checkFeatures("train source", train.features(), features);
+    if (heldout != null) {
+      Evaluation.checkFeatures("heldout source", heldout.features(), features);
+    }
+    if (initial.features() != features || initial.outputs() != outputs) {
+      throw new IllegalArgumentException(
+          "initial model is " + initial.features() + " x " + initial.outputs() + ", expected "
+              + features + " features x " + outputs + " outputs");
+    }
+    boolean early = schedule instanceof Schedule.EarlyStopping;
+    if (early && heldout == null) {
+      throw new IllegalArgumentException("early stopping needs a heldout source, got null");
+    }
+    Run run = new Run(train, heldout, initial);
+    return run.execute();
+  }
+
+  /** The state of one {@link #train} call. */
+  private final class Run {
+    final MiniBatchSource train;
+    final MiniBatchSource heldout;
+    final LinearModel initial;
+    final WorkingModel model;
+    /** Early stopping: the best weights; otherwise the weights after the last completed epoch. */
+    final WorkingModel kept;
+    final List<EpochRecord> history = new ArrayList<>();
+    double rate = schedule.learningRate();
+    int halvings;
+    int keptEpoch = -1;
+    double keptLoss = Double.NaN;
+    /** Fixed and decaying schedules: the lowest heldout loss so far (for the records). */
+    double bestSeen = Double.NaN;
+    long steps;
+    /** Of the current epoch: summed batch losses x rows, rows, steps, and the last step begun. */
+    double epochLoss;
+    long epochRows;
+    int epochSteps;
+    int lastStep;
+
+    Run(MiniBatchSource train, MiniBatchSource heldout, LinearModel initial) {
+      this.train = train;
+      this.heldout = heldout;
+      this.initial = initial;
+      this.model = initial.toWorking();
+      this.kept = model.copy();
+    }
+
+    TrainingResult execute() {
+      if (schedule instanceof Schedule.EarlyStopping) {
+        // The initial model is the first "best": an epoch that makes it worse is reverted.
+        keptLoss =
+            Evaluation.evaluate(
+                    model.weightsT(), model.bias(), features, loss, heldout, batchSize, scores)
+                .meanLoss();
+      }
+      for (int epoch = 0; epoch < schedule.maxEpochs(); epoch++) {
+        if (schedule instanceof Schedule.Decaying decaying) {
+          rate = decaying.rate(epoch);
+        }
+        long start = clock.getAsLong();
+        String problem = runEpoch(epoch);
+        if (problem != null) {
+          return diverged(epoch, problem);
+        }
+        double trainLoss = epochLoss / epochRows;
+        double heldoutLoss = Double.NaN;
+        double heldoutMetric = Double.NaN;
+        if (heldout != null) {
+          Evaluation e =
+              Evaluation.evaluate(
+                  model.weightsT(), model.bias(), features, loss, heldout, batchSize, scores);
+          heldoutLoss = e.meanLoss();
+          heldoutMetric = e.metric();
+          if (!Double.isFinite(heldoutLoss)) {
+            lastStep = epochSteps - 1;
+            return diverged(epoch, "the heldout loss is " + heldoutLoss);
+          }
+        }
+        double usedRate = rate;
+        boolean improved;
+        boolean halved = false;
+        if (schedule instanceof Schedule.EarlyStopping es) {
+          improved = heldoutLoss <= keptLoss;
+          if (improved) {
+            kept.copyFrom(model);
+          } else {
+            model.copyFrom(kept); // back to the best weights
+          }
+          if (heldoutLoss > es.threshold() * keptLoss) {
+            rate /= 2;
+            halvings++;
+            halved = true;
+          }
+          if (improved) {
+            keptLoss = heldoutLoss;
+            keptEpoch = epoch;
+          }
+        } else {
+          improved = heldout != null && (keptEpoch < 0 || heldoutLoss <= bestSeen);
+          if (heldout != null) {
+            bestSeen = keptEpoch < 0 ? heldoutLoss : Math.min(bestSeen, heldoutLoss);
+          }
+          kept.copyFrom(model);
+          keptEpoch = epoch;
+          keptLoss = heldoutLoss;
+        }
+        double seconds = (clock.getAsLong() - start) / 1e9;
+        EpochRecord record =
+            new EpochRecord(
+                epoch, trainLoss, heldoutLoss, heldoutMetric, usedRate, seconds, improved, halved);
+        history.add(record);
+        listener.onEpoch(record);
+        if (schedule instanceof Schedule.EarlyStopping es && halvings >= es.maxHalvings()) {
+          return result(
+              StopReason.CONVERGED,
+              epoch + 1,
+              "converged: " + halvings + " learning-rate halvings after " + (epoch + 1)
+                  + " epochs; best heldout loss " + keptLoss + " in epoch " + keptEpoch
+                  + " (0-based)");
+        }
+      }
+      return result(
+          StopReason.EPOCH_CAP,
+          schedule.maxEpochs(),
+          "ran the schedule's " + schedule.maxEpochs() + " epochs"
+              + (schedule instanceof Schedule.EarlyStopping
+                  ? "; best heldout loss " + keptLoss + " in epoch " + keptEpoch + " (0-based), "
+                      + halvings + " halvings"
+                  : ""));
+    }
+
+    /** One pass over the training batches; null, or what went non-finite. */
+    String runEpoch(int epoch) {
+      epochLoss = 0;
+      epochRows = 0;
+      epochSteps = 0;
+      float[] wT = model.weightsT();
+      float[] bias = model.bias();
+      float step = (float) rate;
+      float decay = (float) l2;
+      int c = outputs;
+      int m = features;
+      try (MiniBatchSource.Batches batches = train.epoch(epoch, batchSize, seed)) {
+        while (batches.hasNext()) {
+          MiniBatch batch = batches.next();
+          int n = batch.rows();
+          if (n == 0) {
+            continue;
+          }
+          checkBatch(batch, m, batchSize, "train");
+          try {
+            loss.checkLabels(n, batch.targets(), batch.classes(), batch.rowIds());
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                "epoch " + epoch + " (0-based), step " + epochSteps + ": " + e.getMessage(), e);
+          }
+          FeatureRows z = batch.features();
+          z.forward(wT, c, scores);
+          LinearModel.addBias(bias, n, c, scores);
+          double batchLoss = loss.compute(scores, n, batch.targets(), batch.classes(), gradient);
+          lastStep = epochSteps;
+          if (!Double.isFinite(batchLoss)) {
+            return "the mini-batch's mean loss is " + batchLoss;
+          }
+          Arrays.fill(gT, 0f);
+          z.accumulateTransposed(gradient, c, gT);
+          for (int k = 0; k < wT.length; k++) {
+            wT[k] -= step * (gT[k] + decay * wT[k]);
+          }
+          for (int j = 0; j < c; j++) {
+            double sum = 0;
+            for (int r = 0; r < n; r++) {
+              sum += gradient[r * c + j];
+            }
+            bias[j] -= step * (float) sum;
+          }
+          epochLoss += batchLoss * n;
+          epochRows += n;
+          epochSteps++;
+          steps++;
+        }
+      }
+      if (epochRows == 0) {
+        throw new IllegalArgumentException("the train source has no rows in epoch " + epoch);
+      }
+      if (!model.isFinite()) {
+        return "a weight or bias became non-finite";
+      }
+      return null;
+    }
+
+    TrainingResult diverged(int epoch, String problem) {
+      String kept =
+          keptEpoch < 0
+              ? "the initial model"
+              : (schedule instanceof Schedule.EarlyStopping ? "the best model, of epoch "
+                  : "the model after epoch ") + keptEpoch;
+      String message =
+          "training diverged in epoch " + epoch + " (0-based), step " + lastStep
+              + " of the epoch, learning rate " + rate + ": " + problem + "; the learning rate is"
+              + " probably too large. Returning " + kept + ".";
+      LinearModel good = keptEpoch < 0 ? initial : this.kept.snapshot();
+      return new TrainingResult(
+          good, StopReason.DIVERGED, message, epoch + 1, steps, halvings, keptEpoch, keptLoss,
+          rate, history);
+    }
+
+    TrainingResult result(StopReason reason, int epochs, String message) {
+      return new TrainingResult(
+          kept.snapshot(), reason, message, epochs, steps, halvings, keptEpoch, keptLoss, rate,
+          history);
+    }
+  }
+
+  static void checkBatch(MiniBatch batch, int m, int batchSize, String name) {
+    if (batch.features().features() != m) {
+      throw new IllegalArgumentException(
+          "a " + name + " batch has " + batch.features().features() + " features, the model has "
+              + m);
+    }
+    if (batch.rows() > batchSize) {
+      throw new IllegalStateException(
+          "the " + name + " source returned a batch of " + batch.rows() + " rows, more than the "
+              + batchSize + " asked for");
+    }
+  }
+
+  /** Settings of a trainer; every setter validates its value. */
+  public static final class Builder {
+    private final Task task;
+    private final int features;
+    private int batchSize = DEFAULT_BATCH_SIZE;
+    private double l2;
+    private long seed;
+    private Schedule schedule;
+    private TrainingListener listener = TrainingListener.NONE;
+    private LongSupplier clock = System::nanoTime;
+
+    private Builder(Task task, int features) {
+      if (task == null) {
+        throw new IllegalArgumentException("task is null");
+      }
+      LinearModel.checkShape(features, task.outputs());
+      this.task = task;
+      this.features = features;
+    }
+
+    /** Rows per mini-batch, >= 1 (default 250). */
+    public Builder batchSize(int batchSize) {
+      if (batchSize < 1) {
+        throw new IllegalArgumentException("batchSize is " + batchSize + ", expected >= 1");
+      }
+      this.batchSize = batchSize;
+      return this;
+    }
+
+    /** The L2 strength lambda of {@code (lambda/2) ||W||^2}, finite and >= 0 (default 0). */
+    public Builder l2(double lambda) {
+      if (!(lambda >= 0) || Double.isInfinite(lambda)) {
+        throw new IllegalArgumentException(
+            "l2 (lambda) is " + lambda + ", expected a finite value >= 0");
+      }
+      this.l2 = lambda;
+      return this;
+    }
+
+    /** The shuffling seed handed to the sources (default 0). */
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    /** The learning-rate schedule (required). */
+    public Builder schedule(Schedule schedule) {
+      if (schedule == null) {
+        throw new IllegalArgumentException("schedule is null");
+      }
+      this.schedule = schedule;
+      return this;
+    }
+
+    public Builder listener(TrainingListener listener) {
+      if (listener == null) {
+        throw new IllegalArgumentException("listener is null");
+      }
+      this.listener = listener;
+      return this;
+    }
+
+    /** The clock of {@link EpochRecord#seconds()}, in nanoseconds (default System::nanoTime). */
+    public Builder clock(LongSupplier nanos) {
+      if (nanos == null) {
+        throw new IllegalArgumentException("clock is null");
+      }
+      this.clock = nanos;
+      return this;
+    }
+
+    public SgdTrainer build() {
+      if (schedule == null) {
+        throw new IllegalArgumentException(
+            "no schedule: call schedule(Schedule.fixed(...)), decaying(...) or earlyStopping(...)");
+      }
+      return new SgdTrainer(this);
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * The training core: linear models on LP-RFF features, trained by mini-batch SGD whose batches stay
+ * b-bit packed all the way into the packed-product kernels ({@link
+ * org.lprff.vector.PackedProducts}), or solved in closed form for ridge regression.
+ *
+ * <p><b>Objective.</b> For a model with weights W (m x c, stored class-major as {@code wT[j*m +
+ * i] = W[i][j]}) and bias b (c), scores {@code y_r = z_r W + b} and n training rows,
+ *
+ * <pre>  J(W, b) = (1/n) sum_r loss(y_r, label_r) + (lambda/2) ||W||_F^2</pre>
+ *
+ * with the per-row losses of {@link org.lprff.vector.train.Loss}: squared {@code 0.5 (y - t)^2}
+ * (so the mean loss is half the mean squared error; reports use MSE = mean (y - t)^2), binary
+ * logistic on a logit, softmax cross-entropy. The bias is not regularized. {@link
+ * org.lprff.vector.train.SgdTrainer} descends J; {@link org.lprff.vector.train.ClosedFormRidge}
+ * returns its exact minimizer for the squared loss.
+ *
+ * <p><b>Data.</b> A {@link org.lprff.vector.train.MiniBatchSource} hands out the mini-batches of an
+ * epoch ({@link org.lprff.vector.train.MiniBatch}: {@link org.lprff.vector.train.FeatureRows},
+ * packed or float32, plus labels). {@link org.lprff.vector.train.InMemoryBatches} serves features
+ * held in memory (materialized once); {@link org.lprff.vector.train.OnTheFlyBatches} featurizes each
+ * mini-batch when it is needed, with fresh rounding draws per epoch. Arrow-backed sources live in
+ * lprff-arrow and implement the same interface.
+ */
+package org.lprff.vector.train;

@@ -1,0 +1,97 @@
+package org.lprff.vector.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class GramTest {
+
+  private static final int[] SIZES = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 63, 64, 65, 100, 130};
+
+  private static double[] chunk(int k, int m, int stride, long seed) {
+    SplittableRandom random = new SplittableRandom(seed);
+    double[] c = new double[k * stride];
+    for (int r = 0; r < k; r++) {
+      for (int i = 0; i < m; i++) {
+        c[r * stride + i] = random.nextGaussian();
+      }
+    }
+    return c;
+  }
+
+  /**
+   * The vector body and the scalar reference sum each entry in the same order with the same fused
+   * multiply-adds: identical bits on the upper triangle, over two chunks (accumulation).
+   */
+  @Test
+  void vectorMatchesScalarExactly() {
+    for (int m : SIZES) {
+      for (int k : new int[] {1, 3, 128}) {
+        int stride = Gram.stride(m);
+        double[] vector = new double[stride * stride];
+        double[] scalar = new double[stride * stride];
+        for (long seed = 1; seed <= 2; seed++) {
+          double[] c = chunk(k, m, stride, seed * 1000 + m);
+          Gram.vectorAccumulateUpper(c, k, stride, vector);
+          Gram.scalarAccumulateUpper(c, k, stride, scalar);
+        }
+        for (int i = 0; i < stride; i++) {
+          for (int j = i; j < stride; j++) {
+            assertEquals(
+                scalar[i * stride + j], vector[i * stride + j], 0.0,
+                "m " + m + ", k " + k + ", (" + i + ", " + j + ")");
+          }
+        }
+      }
+    }
+  }
+
+  /** The facade picks one of the two bodies: identical to the reference. */
+  @Test
+  void facadeMatchesScalar() {
+    int m = 70;
+    int stride = Gram.stride(m);
+    double[] c = chunk(50, m, stride, 5);
+    double[] viaFacade = new double[stride * stride];
+    double[] scalar = new double[stride * stride];
+    Gram.accumulateUpper(c, 50, stride, viaFacade);
+    Gram.scalarAccumulateUpper(c, 50, stride, scalar);
+    for (int i = 0; i < stride; i++) {
+      for (int j = i; j < stride; j++) {
+        assertEquals(scalar[i * stride + j], viaFacade[i * stride + j], 0.0);
+      }
+    }
+  }
+
+  /**
+   * The finished matrix against C^T C by definition (plain double sums): the two differ only in
+   * rounding, |error| <= gamma_k sum_r |c_ri c_rj| with gamma_k ~ k 2^-53, so 1e-12 relative to
+   * the sum of magnitudes is generous for k <= 256.
+   */
+  @Test
+  void finishedMatrixIsTheGramMatrix() {
+    for (int m : SIZES) {
+      int k = 200;
+      int stride = Gram.stride(m);
+      double[] c = chunk(k, m, stride, m);
+      double[] g = new double[stride * stride];
+      Gram.accumulateUpper(c, 128, stride, g);
+      double[] rest = new double[(k - 128) * stride];
+      System.arraycopy(c, 128 * stride, rest, 0, rest.length);
+      Gram.accumulateUpper(rest, k - 128, stride, g);
+      Gram.finish(g, m, stride);
+      for (int i = 0; i < m; i++) {
+        for (int j = 0; j < m; j++) {
+          double sum = 0;
+          double magnitude = 0;
+          for (int r = 0; r < k; r++) {
+            sum += c[r * stride + i] * c[r * stride + j];
+            magnitude += Math.abs(c[r * stride + i] * c[r * stride + j]);
+          }
+          assertEquals(sum, g[i * m + j], 1e-12 * magnitude, "m " + m + " (" + i + ", " + j + ")");
+        }
+      }
+    }
+  }
+}
