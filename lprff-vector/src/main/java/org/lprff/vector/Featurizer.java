@@ -1,13 +1,8 @@
 package org.lprff.vector;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The LP-RFF feature map of a {@link FeaturizerSpec}: rows x (d floats) to rows of m features,
@@ -203,43 +198,13 @@ public final class Featurizer {
     int perTask = (n + tasks - 1) / tasks;
     int rowsPerTask = (perTask + ROW_CHUNK - 1) / ROW_CHUNK * ROW_CHUNK;
     int taskCount = (n + rowsPerTask - 1) / rowsPerTask;
-    // Workers pull task indices from one counter; the calling thread is a worker too, so a pool
-    // of parallelism k (the common pool has cores - 1) keeps k + 1 cores busy.
-    AtomicInteger next = new AtomicInteger();
-    Runnable worker =
-        () -> {
-          for (int task; (task = next.getAndIncrement()) < taskCount; ) {
-            int from = task * rowsPerTask;
-            run(rows, from, Math.min(n, from + rowsPerTask), firstRowId, out, outOffset, draw);
-          }
-        };
-    List<CompletableFuture<Void>> helpers = new ArrayList<>();
-    for (int i = 1; i < taskCount; i++) {
-      helpers.add(CompletableFuture.runAsync(worker, executor));
-    }
-    RuntimeException callerFailure = null;
-    try {
-      worker.run();
-    } catch (RuntimeException e) {
-      next.set(taskCount); // the helpers stop taking tasks
-      callerFailure = e;
-    }
-    try {
-      CompletableFuture.allOf(helpers.toArray(new CompletableFuture<?>[0])).join();
-    } catch (CompletionException e) {
-      if (callerFailure == null) {
-        if (e.getCause() instanceof RuntimeException r) {
-          throw r;
-        }
-        if (e.getCause() instanceof Error err) {
-          throw err;
-        }
-        throw e;
-      }
-    }
-    if (callerFailure != null) {
-      throw callerFailure;
-    }
+    ParallelTasks.run(
+        taskCount,
+        executor,
+        task -> {
+          int from = task * rowsPerTask;
+          run(rows, from, Math.min(n, from + rowsPerTask), firstRowId, out, outOffset, draw);
+        });
   }
 
   /** The parallel call into a heap array. */

@@ -5,6 +5,7 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
 import org.ejml.interfaces.linsol.LinearSolverDense;
 import org.lprff.vector.KernelFunction;
+import org.lprff.vector.ParallelTasks;
 
 /**
  * Exact kernel ridge regression, the ground truth that feature methods approximate (for n up to a
@@ -216,7 +217,7 @@ public final class ExactKernelRidge {
     }
     KernelMatrix.checkRows("newRows", newRows, count, d, "d");
     int blocks = (count + PREDICT_BLOCK - 1) / PREDICT_BLOCK;
-    Tasks.run(
+    ParallelTasks.run(
         blocks,
         executor,
         block -> {

@@ -8,6 +8,7 @@ import org.ejml.data.DMatrixRMaj;
 import org.lprff.vector.FeaturizerSpec;
 import org.lprff.vector.KernelFunction;
 import org.lprff.vector.PackedFeatures;
+import org.lprff.vector.ParallelTasks;
 import org.lprff.vector.QuantizationScale;
 
 /**
@@ -65,7 +66,7 @@ public final class KernelMatrix {
     checkRows("rows", rows, n, d, "d");
     DMatrixRMaj k = new DMatrixRMaj(n, n);
     double[] out = k.data;
-    Tasks.run(
+    ParallelTasks.run(
         blocks(n),
         executor,
         block -> {
@@ -98,7 +99,7 @@ public final class KernelMatrix {
     }
     DMatrixRMaj c = new DMatrixRMaj(na, nb);
     double[] out = c.data;
-    Tasks.run(
+    ParallelTasks.run(
         blocks(na),
         executor,
         block -> {
@@ -259,7 +260,7 @@ public final class KernelMatrix {
     for (int f0 = 0; f0 < m; f0 += PANEL) {
       int count = Math.min(PANEL, m - f0);
       loader.load(f0, count, panel);
-      Tasks.run(blocks(n), executor, block -> addPanel(panel, count, n, block, out));
+      ParallelTasks.run(blocks(n), executor, block -> addPanel(panel, count, n, block, out));
     }
     mirrorUpper(out, n);
     return k;

@@ -6,6 +6,7 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
 import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
 import org.lprff.vector.KernelFunction;
+import org.lprff.vector.ParallelTasks;
 import org.lprff.vector.RandomParameters;
 
 /**
@@ -259,7 +260,7 @@ public final class NystromFeatures {
     }
     KernelMatrix.checkRows("rows", rows, n, d, "d");
     int blocks = (n + ROW_BLOCK - 1) / ROW_BLOCK;
-    Tasks.run(
+    ParallelTasks.run(
         blocks,
         executor,
         block -> {

@@ -7,6 +7,7 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
 import org.ejml.interfaces.decomposition.CholeskyDecomposition_F64;
 import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
+import org.lprff.vector.ParallelTasks;
 
 /**
  * How well K~ approximates K: the (Δ1, Δ2)-spectral approximation of Zhang, May, Dao and Ré
@@ -200,7 +201,7 @@ public record SpectralApproximation(
      */
     private void solveRows(double[] b) {
       int tasks = (n + SOLVE_ROWS - 1) / SOLVE_ROWS;
-      Tasks.run(
+      ParallelTasks.run(
           tasks,
           executor,
           task -> {

@@ -2,16 +2,12 @@ package org.lprff.vector.train;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.lprff.vector.Featurizer;
 import org.lprff.vector.FeaturizerSpec;
 import org.lprff.vector.PackedRows;
+import org.lprff.vector.ParallelTasks;
 import org.lprff.vector.QuantizationScale;
 import org.lprff.vector.Quantizer;
 import org.lprff.vector.StochasticRounding;
@@ -231,42 +227,13 @@ public final class OnTheFlyBatches implements MiniBatchSource {
         featurizeTask(0, count);
         return;
       }
-      // Workers pull task indices from one counter; the calling thread is one of them.
-      AtomicInteger next = new AtomicInteger();
-      Runnable worker =
-          () -> {
-            for (int task; (task = next.getAndIncrement()) < tasks; ) {
-              int from = task * rowsPerTask;
-              featurizeTask(task, Math.min(count, from + rowsPerTask) - from);
-            }
-          };
-      List<CompletableFuture<Void>> helpers = new ArrayList<>();
-      for (int i = 1; i < tasks; i++) {
-        helpers.add(CompletableFuture.runAsync(worker, executor));
-      }
-      RuntimeException callerFailure = null;
-      try {
-        worker.run();
-      } catch (RuntimeException e) {
-        next.set(tasks); // the helpers stop taking tasks
-        callerFailure = e;
-      }
-      try {
-        CompletableFuture.allOf(helpers.toArray(new CompletableFuture<?>[0])).join();
-      } catch (CompletionException e) {
-        if (callerFailure == null) {
-          if (e.getCause() instanceof RuntimeException r) {
-            throw r;
-          }
-          if (e.getCause() instanceof Error err) {
-            throw err;
-          }
-          throw e;
-        }
-      }
-      if (callerFailure != null) {
-        throw callerFailure;
-      }
+      ParallelTasks.run(
+          tasks,
+          executor,
+          task -> {
+            int from = task * rowsPerTask;
+            featurizeTask(task, Math.min(count, from + rowsPerTask) - from);
+          });
     }
 
     /** Rows [task * rowsPerTask, + count) of the batch into {@link #out}. */

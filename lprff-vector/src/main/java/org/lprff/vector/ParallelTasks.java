@@ -1,4 +1,4 @@
-package org.lprff.vector.metrics;
+package org.lprff.vector;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,13 +11,19 @@ import java.util.function.IntConsumer;
 /**
  * Runs task indices 0..count-1 on an executor and on the calling thread (workers pull indices
  * from one counter, so uneven tasks balance themselves), returning when all are done. The first
- * failure is rethrown; the remaining tasks are skipped.
+ * failure is rethrown (an exception from the calling thread first); the remaining tasks are
+ * skipped. The featurizer, the on-the-fly mini-batches and the kernel-matrix metrics share it.
  */
-final class Tasks {
+public final class ParallelTasks {
 
-  private Tasks() {}
+  private ParallelTasks() {}
 
-  static void run(int count, Executor executor, IntConsumer task) {
+  /**
+   * Runs {@code task.accept(t)} for every t in [0, count): on the calling thread alone when
+   * executor is null or count <= 1, else on the calling thread and at most min(count - 1, cores)
+   * tasks of the executor.
+   */
+  public static void run(int count, Executor executor, IntConsumer task) {
     if (executor == null || count <= 1) {
       for (int t = 0; t < count; t++) {
         task.accept(t);
