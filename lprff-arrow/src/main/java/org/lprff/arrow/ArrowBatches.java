@@ -118,6 +118,9 @@ public final class ArrowBatches implements org.lprff.vector.train.MiniBatchSourc
     FeaturizerSpec spec = schema.spec();
     int m = spec.features();
     return new Batches() {
+      /** Rows of the epoch before the current batch: file row numbers in order SEQUENTIAL. */
+      private long before;
+
       @Override
       public boolean hasNext() {
         return it.hasNext();
@@ -145,13 +148,16 @@ public final class ArrowBatches implements org.lprff.vector.train.MiniBatchSourc
           for (int i = 0; i < n; i++) {
             float v = labels.get(FLOAT_LE, 4L * i);
             if (!(v == Math.rint(v)) || Math.abs(v) > (1 << 24)) {
-              throw new IllegalArgumentException(path + ": label of row "
-                  + (ids != null ? ids[i] : "#" + b.rowIndex(i) + " of record batch " + b.recordBatch())
-                  + " is " + v + ", expected an integer class index for classification");
+              String row = ids != null ? "id " + ids[i]
+                  : order == MiniBatchSource.Order.SEQUENTIAL ? Long.toString(before + i)
+                  : b.rowIndex(i) + " of record batch " + b.recordBatch();
+              throw new IllegalArgumentException(path + ": label of row " + row + " is " + v
+                  + ", expected an integer class index for classification");
             }
             classes[i] = (int) v;
           }
         }
+        before += n;
         return new MiniBatch(z, targets, classes, ids);
       }
     };

@@ -115,7 +115,7 @@ class ArrowBatchesTest extends ArrowTestBase {
         Batches it = s.epoch(0, 50, 1)) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, it::next);
       float first = FeatureTestData.labels(LabelType.REGRESSION, N, 8)[0];
-      assertTrue(e.getMessage().contains("row " + FeatureTestData.FIRST_ROW_ID + " is " + first),
+      assertTrue(e.getMessage().contains("row id " + FeatureTestData.FIRST_ROW_ID + " is " + first),
           e.getMessage());
     }
   }
