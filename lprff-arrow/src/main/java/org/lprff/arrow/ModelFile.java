@@ -212,7 +212,14 @@ public final class ModelFile {
       int outputs;
       double l2;
       try {
-        spec = FeaturizerSpec.fromMap(meta);
+        Map<String, String> specKeys = new TreeMap<>();
+        meta.forEach((k, v) -> {
+          if (!k.startsWith("lprff.standardize.") && !k.startsWith("lprff.model.")
+              && !k.startsWith(TRAIN_PREFIX)) {
+            specKeys.put(k, v);
+          }
+        });
+        spec = FeaturizerSpec.fromMap(specKeys);
         standardization = meta.containsKey(Standardization.KEY_MEAN)
             ? Standardization.fromMap(meta) : null;
         classes = Integer.parseInt(require(file, meta, KEY_CLASSES));

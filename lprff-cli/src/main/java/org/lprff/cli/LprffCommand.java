@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
     versionProvider = Version.class,
     description = "Low-precision random Fourier features: featurize rows of numbers into packed"
         + " b-bit features stored as Arrow IPC files, and inspect such files.",
-    subcommands = {FeaturizeCommand.class, InfoCommand.class, TrainCommand.class},
+    subcommands = {FeaturizeCommand.class, InfoCommand.class, TrainCommand.class,
+        EvaluateCommand.class, PredictCommand.class},
     footer = {
       "",
       "Examples:",

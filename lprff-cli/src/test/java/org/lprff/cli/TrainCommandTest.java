@@ -94,6 +94,80 @@ class TrainCommandTest {
     assertEquals(4 * 512 * 250, jsonNumber(json, "mini_batch_bits"));
     assertTrue(r.err().contains("epoch   0"), r.err());
     assertTrue(Files.isRegularFile(model));
+
+    // evaluate on the heldout file: the same metric as train reported (same model, same rows)
+    String eval = lastLine(Cli.ok("evaluate", "--model", model.toString(), "--data",
+        f[1].toString(), "--json").out());
+    assertEquals(mse, jsonNumber(eval, "mse"), 1e-9 * mse, eval);
+
+    // predict raw heldout rows: full precision (default) and --quantized (4 bits)
+    Path full = dir.resolve("full.csv");
+    Path quant = dir.resolve("quant.csv");
+    Cli.ok("predict", "--model", model.toString(), "--input", f[3].toString(), "--label-column",
+        "y", "--output", full.toString());
+    Cli.ok("predict", "--model", model.toString(), "--input", f[3].toString(), "--label-column",
+        "y", "--output", quant.toString(), "--quantized");
+    double[] y = labels(f[3]);
+    double[] pFull = predictions(full);
+    double[] pQuant = predictions(quant);
+    assertEquals(y.length, pFull.length);
+    assertEquals(y.length, pQuant.length);
+    double mseFull = mse(pFull, y);
+    double mseQuant = mse(pQuant, y);
+    // --quantized featurizes exactly like the heldout file (same spec, seeds, row ids): the
+    // evaluate MSE up to float32 summation order and CSV rounding of y (1e-6)
+    assertEquals(mse, mseQuant, 1e-3 * mse);
+    // full precision drops the test-time quantization noise: different predictions, an MSE in
+    // the same range (bound 0.4 as above; measured close to the quantized one)
+    assertTrue(mse(pFull, pQuant) > 0, "full and quantized predictions are identical");
+    assertTrue(mseFull < 0.4, "full-precision MSE " + mseFull);
+    assertTrue(Math.abs(mseFull - mseQuant) < 0.1 * mseQuant, mseFull + " vs " + mseQuant);
+  }
+
+  static double[] labels(Path csv) throws IOException {
+    List<String> lines = Files.readAllLines(csv);
+    return lines.stream().skip(1).mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(',') + 1)))
+        .toArray();
+  }
+
+  static double[] predictions(Path csv) throws IOException {
+    List<String> lines = Files.readAllLines(csv);
+    return lines.stream().skip(1).mapToDouble(l -> Double.parseDouble(l.split(",")[0])).toArray();
+  }
+
+  static double mse(double[] a, double[] b) {
+    double s = 0;
+    for (int i = 0; i < a.length; i++) {
+      s += (a[i] - b[i]) * (a[i] - b[i]);
+    }
+    return s / a.length;
+  }
+
+  @Test
+  void corruptOrTruncatedModelsAreRefusedClearly() throws IOException {
+    Path[] f = features("bad", false, 8);
+    Path model = dir.resolve("m.lprff");
+    Cli.ok("train", "--train", f[0].toString(), "--heldout", f[1].toString(), "--task",
+        "regression", "--model", model.toString(), "--quiet", "--epochs", "2");
+    byte[] bytes = Files.readAllBytes(model);
+    Path truncated = dir.resolve("truncated.lprff");
+    Files.write(truncated, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+    Cli.Result r = Cli.run("evaluate", "--model", truncated.toString(), "--data", f[1].toString());
+    assertEquals(1, r.exitCode(), r.toString());
+    assertTrue(r.err().contains(truncated.toString()) && r.err().contains("lprff model file"),
+        r.err());
+    // a feature file is not a model
+    r = Cli.run("evaluate", "--model", f[0].toString(), "--data", f[1].toString());
+    assertEquals(1, r.exitCode(), r.toString());
+    assertTrue(r.err().contains("not an lprff model"), r.err());
+    // garbage
+    Path garbage = dir.resolve("garbage.lprff");
+    Files.writeString(garbage, "hello");
+    r = Cli.run("predict", "--model", garbage.toString(), "--input", f[3].toString(),
+        "--output", dir.resolve("p.csv").toString());
+    assertEquals(1, r.exitCode(), r.toString());
+    assertTrue(r.err().contains(garbage.toString()), r.err());
+    assertFalse(Files.exists(dir.resolve("p.csv")));
   }
 
   @Test
@@ -107,6 +181,22 @@ class TrainCommandTest {
     double error = jsonNumber(json, "heldout_error_rate");
     assertTrue(error < 0.15, "error rate " + error + "\n" + r);
     assertTrue(jsonNumber(json, "heldout_log_loss") > 0);
+
+    Path out = dir.resolve("classes.csv");
+    Cli.ok("predict", "--model", model.toString(), "--input", f[3].toString(), "--label-column",
+        "y", "--output", out.toString(), "--probabilities");
+    List<String> lines = Files.readAllLines(out);
+    assertEquals("class,p0,p1,p2", lines.get(0));
+    double[] y = labels(f[3]);
+    int wrong = 0;
+    for (int i = 0; i < y.length; i++) {
+      String[] cells = lines.get(i + 1).split(",");
+      double sum = Double.parseDouble(cells[1]) + Double.parseDouble(cells[2])
+          + Double.parseDouble(cells[3]);
+      assertEquals(1, sum, 1e-5, lines.get(i + 1)); // 3 float32 probabilities
+      wrong += Integer.parseInt(cells[0]) == (int) y[i] ? 0 : 1;
+    }
+    assertTrue(wrong < 0.15 * y.length, wrong + " wrong of " + y.length);
   }
 
   @Test
