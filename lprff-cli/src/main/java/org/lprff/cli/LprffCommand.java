@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
     description = "Low-precision random Fourier features: featurize rows of numbers into packed"
         + " b-bit features stored as Arrow IPC files, and inspect such files.",
     subcommands = {FeaturizeCommand.class, InfoCommand.class, TrainCommand.class,
-        EvaluateCommand.class, PredictCommand.class},
+        EvaluateCommand.class, PredictCommand.class, DemoCommand.class},
     footer = {
       "",
       "Examples:",
