@@ -199,6 +199,47 @@ class TrainCommandTest {
     assertTrue(wrong < 0.15 * y.length, wrong + " wrong of " + y.length);
   }
 
+  /**
+   * Two classes from integer-valued Float32 labels train a logistic model (one logit): y = 1 iff
+   * x0 + x1 > 0, noiseless; error bound 0.1 (chance 0.5).
+   */
+  @Test
+  void twoClassesFromFloatLabelsTrainALogisticModel() throws IOException {
+    Path[] f = new Path[4];
+    for (int k = 0; k < 2; k++) {
+      SplittableRandom r = new SplittableRandom(10 + k);
+      StringBuilder s = new StringBuilder("x0,x1,x2,x3,y\n");
+      for (int i = 0; i < (k == 0 ? 1500 : 500); i++) {
+        double a = r.nextGaussian();
+        double b = r.nextGaussian();
+        s.append(String.format(Locale.ROOT, "%.5f,%.5f,%.5f,%.5f,%d%n", a, b, r.nextGaussian(),
+            r.nextGaussian(), a + b > 0 ? 1 : 0));
+      }
+      f[2 + k] = Files.writeString(dir.resolve("bin" + k + ".csv"), s);
+    }
+    f[0] = dir.resolve("bin-train.arrow");
+    f[1] = dir.resolve("bin-heldout.arrow");
+    Cli.ok("featurize", "--input", f[2].toString(), "--label-column", "y", "--standardize",
+        "--sigma", "2", "--features", "256", "--bits", "8", "--output", f[0].toString(), "--quiet");
+    Cli.ok("featurize", "--input", f[3].toString(), "--label-column", "y", "--like",
+        f[0].toString(), "--output", f[1].toString(), "--quiet");
+    Path model = dir.resolve("bin.lprff");
+    String json = lastLine(Cli.ok("train", "--train", f[0].toString(), "--heldout",
+        f[1].toString(), "--task", "classification", "--model", model.toString(), "--json",
+        "--quiet").out());
+    assertTrue(json.contains("\"task\":\"binary\""), json);
+    assertEquals(2, jsonNumber(json, "classes"));
+    assertTrue(jsonNumber(json, "heldout_error_rate") < 0.1, json);
+    // one logit output: model bits 32 m c with c = 1
+    assertEquals(32 * 256, jsonNumber(json, "model_bits"));
+    Path out = dir.resolve("bin.csv");
+    Cli.ok("predict", "--model", model.toString(), "--input", f[3].toString(), "--label-column",
+        "y", "--output", out.toString(), "--probabilities");
+    List<String> lines = Files.readAllLines(out);
+    assertEquals("class,p0,p1", lines.get(0));
+    assertEquals(501, lines.size());
+  }
+
   @Test
   void heldoutWithAnotherSpecIsRefusedNamingBothValues() throws IOException {
     Path[] a = features("a", false, 4);
