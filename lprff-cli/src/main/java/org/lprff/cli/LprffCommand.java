@@ -13,8 +13,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
     description = "Low-precision random Fourier features: featurize rows of numbers into packed"
-        + " b-bit features stored as Arrow IPC files, and inspect such files.",
-    subcommands = {FeaturizeCommand.class, InfoCommand.class},
+        + " b-bit features stored as Arrow IPC files, inspect them, train linear models on"
+        + " them, evaluate and predict; 'lprff demo' compares precisions on shipped data.",
+    subcommands = {FeaturizeCommand.class, InfoCommand.class, TrainCommand.class,
+        EvaluateCommand.class, PredictCommand.class, DemoCommand.class},
     footer = {
       "",
       "Examples:",
@@ -22,6 +24,10 @@ import picocli.CommandLine.Spec;
       "      --bits 4 --projection circulant --output train.arrow",
       "  lprff featurize --input heldout.csv --like train.arrow --output heldout.arrow",
       "  lprff info train.arrow",
+      "  lprff train --train train.arrow --heldout heldout.arrow --task regression \\",
+      "      --model model.lprff",
+      "  lprff predict --model model.lprff --input new.csv --output preds.csv",
+      "  lprff demo",
       "",
       "Exit codes: 0 success, 1 failure (one line on stderr), 2 usage error."
     })
@@ -39,6 +45,6 @@ final class LprffCommand implements Runnable {
   /** Without a subcommand: a usage error. */
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "missing a command: featurize or info");
+    throw new ParameterException(spec.commandLine(), "missing a command: featurize, info, train, evaluate, predict or demo");
   }
 }

@@ -1,0 +1,307 @@
+package org.lprff.arrow;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ArrowFileWriter;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.lprff.arrow.input.Standardization;
+import org.lprff.vector.FeaturizerSpec;
+import org.lprff.vector.train.LinearModel;
+
+/**
+ * A trained model, {@code .lprff}: one Arrow IPC file (readable with pyarrow's {@code
+ * pa.ipc.open_file}) holding everything needed to predict from raw rows.
+ *
+ * <p><b>Schema metadata</b> (all strings): the featurizer spec ({@link FeaturizerSpec#toMap()},
+ * the same keys as a feature file), the standardization statistics of the training feature file
+ * ({@code lprff.standardize.*}, absent if it had none), and
+ *
+ * <ul>
+ *   <li>{@code lprff.model.format_version} = "1";
+ *   <li>{@code lprff.model.task}: {@code regression}, {@code binary} or {@code classification};
+ *   <li>{@code lprff.model.classes}: k (1 for regression; binary models have one logit output);
+ *   <li>{@code lprff.model.l2}: the L2 strength lambda used in training;
+ *   <li>{@code lprff.model.outputs}: c, the rows of the table;
+ *   <li>{@code lprff.train.*}: a training summary (free-form strings: epochs, stop reason, ...).
+ * </ul>
+ *
+ * <p><b>Columns</b>, one row per output j (c rows, one record batch): {@code output} Int32 = j,
+ * {@code weights} FixedSizeList&lt;Float32&gt;(m) = w_j, {@code bias} Float32 = b_j. The score of
+ * output j for features z is {@code z . w_j + b_j}; regression predicts score 0, binary the
+ * class {@code score > 0} (probability sigmoid(score)), k classes argmax (probabilities
+ * softmax).
+ *
+ * <p>Written atomically (a temporary file in the same directory, forced, then renamed).
+ */
+public final class ModelFile {
+
+  public static final String FORMAT_VERSION = "1";
+  public static final String KEY_FORMAT_VERSION = "lprff.model.format_version";
+  public static final String KEY_TASK = "lprff.model.task";
+  public static final String KEY_CLASSES = "lprff.model.classes";
+  public static final String KEY_L2 = "lprff.model.l2";
+  public static final String KEY_OUTPUTS = "lprff.model.outputs";
+  public static final String TRAIN_PREFIX = "lprff.train.";
+  public static final String OUTPUT = "output";
+  public static final String WEIGHTS = "weights";
+  public static final String BIAS = "bias";
+
+  /**
+   * A model with what describes it.
+   *
+   * @param task "regression", "binary" or "classification"
+   * @param classes k for classification (2 for binary), 1 for regression
+   * @param standardization the training file's statistics, or null
+   * @param training summary strings (keys without the {@code lprff.train.} prefix)
+   */
+  public record Model(
+      FeaturizerSpec spec,
+      Standardization standardization,
+      String task,
+      int classes,
+      double l2,
+      LinearModel weights,
+      Map<String, String> training) {
+
+    public Model {
+      if (spec == null || task == null || weights == null) {
+        throw new IllegalArgumentException("spec, task and weights must not be null");
+      }
+      if (!List.of("regression", "binary", "classification").contains(task)) {
+        throw new IllegalArgumentException(
+            "task is '" + task + "', expected regression, binary or classification");
+      }
+      if (weights.features() != spec.features()) {
+        throw new IllegalArgumentException("weights have " + weights.features()
+            + " features, the spec has m = " + spec.features());
+      }
+      training = training == null ? Map.of() : Map.copyOf(training);
+    }
+  }
+
+  private ModelFile() {}
+
+  /** Writes {@code model} to {@code target} atomically. */
+  public static void write(Path target, Model model) throws IOException {
+    if (target == null || model == null) {
+      throw new IllegalArgumentException("target and model must not be null");
+    }
+    Path absolute = target.toAbsolutePath();
+    Path temp = absolute.resolveSibling("." + absolute.getFileName() + ".tmp-" + ProcessHandle.current().pid()
+        + "-" + System.nanoTime());
+    LinearModel w = model.weights();
+    int m = w.features();
+    int c = w.outputs();
+    Map<String, String> metadata = new TreeMap<>(model.spec().toMap());
+    if (model.standardization() != null) {
+      metadata.putAll(model.standardization().toMap());
+    }
+    metadata.put(KEY_FORMAT_VERSION, FORMAT_VERSION);
+    metadata.put(KEY_TASK, model.task());
+    metadata.put(KEY_CLASSES, Integer.toString(model.classes()));
+    metadata.put(KEY_L2, Double.toString(model.l2()));
+    metadata.put(KEY_OUTPUTS, Integer.toString(c));
+    model.training().forEach((k, v) -> metadata.put(TRAIN_PREFIX + k, v));
+    Schema schema = new Schema(fields(m), metadata);
+    float[] wT = w.weightsT();
+    float[] bias = w.bias();
+    try (BufferAllocator allocator = new RootAllocator();
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+      IntVector output = (IntVector) root.getVector(OUTPUT);
+      FixedSizeListVector weights = (FixedSizeListVector) root.getVector(WEIGHTS);
+      Float4Vector biasVector = (Float4Vector) root.getVector(BIAS);
+      Float4Vector values = (Float4Vector) weights.getDataVector();
+      output.allocateNew(c);
+      biasVector.allocateNew(c);
+      weights.setInitialCapacity(c);
+      weights.allocateNew();
+      values.allocateNew(c * m);
+      for (int j = 0; j < c; j++) {
+        output.set(j, j);
+        biasVector.set(j, bias[j]);
+        weights.setNotNull(j);
+        for (int i = 0; i < m; i++) {
+          values.set(j * m + i, wT[j * m + i]);
+        }
+      }
+      values.setValueCount(c * m);
+      root.setRowCount(c);
+      try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW,
+              StandardOpenOption.WRITE);
+          ArrowFileWriter writer = new ArrowFileWriter(root, null, channel)) {
+        writer.start();
+        writer.writeBatch();
+        writer.end();
+        channel.force(true);
+      }
+      try {
+        Files.move(temp, absolute, StandardCopyOption.ATOMIC_MOVE);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(temp, absolute, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } catch (IOException | RuntimeException | Error e) {
+      Files.deleteIfExists(temp);
+      throw e;
+    }
+  }
+
+  private static List<Field> fields(int m) {
+    Field item = new Field("item", FieldType.notNullable(
+        new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null);
+    return List.of(
+        new Field(OUTPUT, FieldType.notNullable(new ArrowType.Int(32, true)), null),
+        new Field(WEIGHTS, FieldType.notNullable(new ArrowType.FixedSizeList(m)), List.of(item)),
+        new Field(BIAS, FieldType.notNullable(
+            new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null));
+  }
+
+  /**
+   * Reads and validates a model file.
+   *
+   * @throws IOException naming the file if it is unreadable, not an Arrow IPC file, truncated, or
+   *     not a valid lprff model (the message says what is wrong)
+   */
+  public static Model read(Path file) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      throw new IOException(file + ": no such model file");
+    }
+    try (BufferAllocator allocator = new RootAllocator();
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+        ArrowFileReader reader = new ArrowFileReader(channel, allocator)) {
+      Schema schema;
+      try {
+        schema = reader.getVectorSchemaRoot().getSchema();
+      } catch (RuntimeException | IOException e) {
+        throw corrupt(file, "not an Arrow IPC file or truncated (" + e.getMessage() + ")", e);
+      }
+      Map<String, String> meta = schema.getCustomMetadata() == null
+          ? Map.of() : schema.getCustomMetadata();
+      String version = meta.get(KEY_FORMAT_VERSION);
+      if (version == null) {
+        throw corrupt(file, "an Arrow file without " + KEY_FORMAT_VERSION
+            + " metadata: not an lprff model (a feature file?)", null);
+      }
+      if (!FORMAT_VERSION.equals(version)) {
+        throw corrupt(file, KEY_FORMAT_VERSION + " is '" + version + "', expected '"
+            + FORMAT_VERSION + "'", null);
+      }
+      FeaturizerSpec spec;
+      Standardization standardization;
+      int classes;
+      int outputs;
+      double l2;
+      try {
+        Map<String, String> specKeys = new TreeMap<>();
+        meta.forEach((k, v) -> {
+          if (!k.startsWith("lprff.standardize.") && !k.startsWith("lprff.model.")
+              && !k.startsWith(TRAIN_PREFIX)) {
+            specKeys.put(k, v);
+          }
+        });
+        spec = FeaturizerSpec.fromMap(specKeys);
+        standardization = meta.containsKey(Standardization.KEY_MEAN)
+            ? Standardization.fromMap(meta) : null;
+        classes = Integer.parseInt(require(file, meta, KEY_CLASSES));
+        outputs = Integer.parseInt(require(file, meta, KEY_OUTPUTS));
+        l2 = Double.parseDouble(require(file, meta, KEY_L2));
+      } catch (IllegalArgumentException e) {
+        throw corrupt(file, "invalid metadata: " + e.getMessage(), e);
+      }
+      String task = require(file, meta, KEY_TASK);
+      int m = spec.features();
+      Field weightsField = schema.findField(WEIGHTS);
+      if (!(weightsField.getType() instanceof ArrowType.FixedSizeList list)
+          || list.getListSize() != m) {
+        throw corrupt(file, "column " + WEIGHTS + " is " + weightsField.getType()
+            + ", expected FixedSizeList<Float32>(" + m + ")", null);
+      }
+      List<Integer> seen = new ArrayList<>();
+      float[] wT = new float[outputs * m];
+      float[] bias = new float[outputs];
+      try {
+        while (reader.loadNextBatch()) {
+          VectorSchemaRoot root = reader.getVectorSchemaRoot();
+          IntVector output = (IntVector) root.getVector(OUTPUT);
+          FixedSizeListVector weights = (FixedSizeListVector) root.getVector(WEIGHTS);
+          Float4Vector values = (Float4Vector) weights.getDataVector();
+          Float4Vector b = (Float4Vector) root.getVector(BIAS);
+          for (int r = 0; r < root.getRowCount(); r++) {
+            int j = output.get(r);
+            if (j < 0 || j >= outputs || seen.contains(j)) {
+              throw corrupt(file, "row " + r + " has output " + j + ", expected a new index in [0, "
+                  + outputs + ")", null);
+            }
+            seen.add(j);
+            bias[j] = b.get(r);
+            for (int i = 0; i < m; i++) {
+              wT[j * m + i] = values.get(r * m + i);
+            }
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        if (e instanceof IOException io && io.getMessage() != null
+            && io.getMessage().startsWith(file.toString())) {
+          throw io;
+        }
+        throw corrupt(file, "unreadable weights, truncated or corrupt (" + e.getMessage() + ")", e);
+      }
+      if (seen.size() != outputs) {
+        throw corrupt(file, "has weights for " + seen.size() + " outputs, expected " + outputs,
+            null);
+      }
+      Map<String, String> training = new LinkedHashMap<>();
+      meta.forEach((k, v) -> {
+        if (k.startsWith(TRAIN_PREFIX)) {
+          training.put(k.substring(TRAIN_PREFIX.length()), v);
+        }
+      });
+      try {
+        return new Model(spec, standardization, task, classes, l2,
+            LinearModel.of(m, outputs, wT, bias), training);
+      } catch (IllegalArgumentException e) {
+        throw corrupt(file, e.getMessage(), e);
+      }
+    } catch (IOException e) {
+      if (e.getMessage() != null && e.getMessage().startsWith(file.toString())) {
+        throw e;
+      }
+      throw corrupt(file, "not an Arrow IPC file, or truncated (" + e.getMessage() + ")", e);
+    } catch (RuntimeException e) {
+      throw corrupt(file, "not a valid model file (" + e.getMessage() + ")", e);
+    }
+  }
+
+  private static String require(Path file, Map<String, String> meta, String key)
+      throws IOException {
+    String v = meta.get(key);
+    if (v == null) {
+      throw corrupt(file, "metadata " + key + " is missing", null);
+    }
+    return v;
+  }
+
+  private static IOException corrupt(Path file, String what, Throwable cause) {
+    return new IOException(file + ": " + what + " (lprff model file)", cause);
+  }
+}

@@ -1,0 +1,98 @@
+package org.lprff.arrow;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.lprff.arrow.input.Standardization;
+import org.lprff.vector.FeaturizerSpec;
+import org.lprff.vector.train.LinearModel;
+
+class ModelFileTest {
+
+  @TempDir Path dir;
+
+  private static ModelFile.Model model(int bits, int outputs, boolean standardized) {
+    FeaturizerSpec spec = FeatureTestData.spec(bits);
+    int m = spec.features();
+    SplittableRandom r = new SplittableRandom(3);
+    float[] wT = new float[m * outputs];
+    float[] bias = new float[outputs];
+    for (int i = 0; i < wT.length; i++) {
+      wT[i] = (float) r.nextGaussian();
+    }
+    for (int j = 0; j < outputs; j++) {
+      bias[j] = j - 0.5f;
+    }
+    Standardization s = standardized
+        ? Standardization.of(List.of("a", "b", "c", "d", "e"), new double[] {1, 2, 3, 4, 5},
+            new double[] {.5, 1, 2, 3, 4})
+        : null;
+    return new ModelFile.Model(spec, s, outputs == 1 ? "regression" : "classification",
+        outputs == 1 ? 1 : outputs, 1e-6, LinearModel.of(m, outputs, wT, bias),
+        Map.of("epochs", "7"));
+  }
+
+  @Test
+  void roundTripIsExact() throws IOException {
+    for (int outputs : new int[] {1, 3}) {
+      ModelFile.Model written = model(4, outputs, outputs == 3);
+      Path file = dir.resolve("m" + outputs + ".lprff");
+      ModelFile.write(file, written);
+      ModelFile.Model read = ModelFile.read(file);
+      assertEquals(written.spec(), read.spec());
+      assertEquals(written.standardization(), read.standardization());
+      assertEquals(written.task(), read.task());
+      assertEquals(written.classes(), read.classes());
+      assertEquals(written.l2(), read.l2());
+      assertArrayEquals(written.weights().weightsT(), read.weights().weightsT());
+      assertArrayEquals(written.weights().bias(), read.weights().bias());
+      assertEquals("7", read.training().get("epochs"));
+      if (outputs == 1) {
+        assertNull(read.standardization());
+      }
+      try (var s = Files.list(dir)) {
+        assertTrue(s.noneMatch(p -> p.getFileName().toString().contains(".tmp")));
+      }
+    }
+  }
+
+  @Test
+  void truncatedOrForeignFilesAreRefusedNamingTheFile() throws IOException {
+    Path file = dir.resolve("m.lprff");
+    ModelFile.write(file, model(8, 3, true));
+    byte[] bytes = Files.readAllBytes(file);
+    for (int cut : new int[] {0, 10, bytes.length / 2, bytes.length - 1}) {
+      Path bad = dir.resolve("cut" + cut + ".lprff");
+      Files.write(bad, Arrays.copyOf(bytes, cut));
+      IOException e = assertThrows(IOException.class, () -> ModelFile.read(bad));
+      assertTrue(e.getMessage().startsWith(bad.toString()) && e.getMessage().contains("model"),
+          e.getMessage());
+    }
+    IOException e = assertThrows(IOException.class, () -> ModelFile.read(dir.resolve("none")));
+    assertTrue(e.getMessage().contains("no such model file"), e.getMessage());
+  }
+
+  @Test
+  void weightsMustMatchTheSpec() {
+    ModelFile.Model ok = model(8, 1, false);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new ModelFile.Model(ok.spec(), null, "regression", 1, 0,
+            LinearModel.zeros(ok.spec().features() + 1, 1), null));
+    assertTrue(e.getMessage().contains("m = " + ok.spec().features()), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> new ModelFile.Model(ok.spec(), null, "ranking", 1, 0, ok.weights(), null));
+    assertTrue(e.getMessage().contains("'ranking'"), e.getMessage());
+  }
+}

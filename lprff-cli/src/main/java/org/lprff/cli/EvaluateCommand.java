@@ -1,0 +1,97 @@
+package org.lprff.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.lprff.arrow.ArrowBatches;
+import org.lprff.arrow.LabelType;
+import org.lprff.arrow.MiniBatchSource.Order;
+import org.lprff.arrow.ModelFile;
+import org.lprff.vector.FeaturizerSpec;
+import org.lprff.vector.train.Evaluation;
+import org.lprff.vector.train.Task;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code lprff evaluate}: a model's metrics on a labelled feature file. */
+@Command(
+    name = "evaluate",
+    mixinStandardHelpOptions = true,
+    versionProvider = Version.class,
+    sortOptions = false,
+    description = {
+      "Evaluate a model file on a labelled feature file. The file must have the model's spec"
+          + " (kernel, sigma, d, m, projection, seed) except the bits: evaluating on features"
+          + " quantized to other bits is allowed (quantized test features add about"
+          + " |w|^2 sigma_b^2 to the expected squared error)."
+    })
+final class EvaluateCommand implements Callable<Integer> {
+
+  @Spec CommandSpec command;
+
+  @Option(names = {"--model", "-m"}, required = true, paramLabel = "FILE",
+      description = "The model file (.lprff) written by train.")
+  Path model;
+
+  @Option(names = "--data", required = true, paramLabel = "FILE",
+      description = "A feature file with labels.")
+  Path data;
+
+  @Option(names = "--json", description = "Print one JSON object.")
+  boolean json;
+
+  @Override
+  public Integer call() throws IOException {
+    ModelFile.Model m = ModelFile.read(model);
+    Task task = ModelTasks.task(m);
+    boolean classification = task != Task.REGRESSION;
+    Evaluation e;
+    FeaturizerSpec fileSpec;
+    try (ArrowBatches source = ArrowBatches.open(data, Order.SEQUENTIAL, classification)) {
+      fileSpec = source.spec();
+      try {
+        source.schema().requireCompatible(m.spec().withBits(fileSpec.bits()));
+      } catch (IllegalArgumentException ex) {
+        throw new IllegalArgumentException(data + " was not featurized like the model " + model
+            + " (bits may differ): " + ex.getMessage(), ex);
+      }
+      if (source.labelType() == LabelType.NONE) {
+        throw new IllegalArgumentException(data + " has no label column; evaluate needs labels");
+      }
+      if (!classification && source.labelType() == LabelType.CLASSES) {
+        throw new IllegalArgumentException(data + " has Int32 class labels, but the model "
+            + model + " is a regression model");
+      }
+      e = Evaluation.of(m.weights(), task, source, 1000);
+    }
+    PrintWriter out = command.commandLine().getOut();
+    if (json) {
+      Map<String, Object> o = Json.object();
+      o.put("model", model.toString());
+      o.put("data", data.toString());
+      o.put("task", m.task());
+      o.put("rows", e.rows());
+      o.put("model_bits", m.spec().bits());
+      o.put("data_bits", fileSpec.bits());
+      if (classification) {
+        o.put("error_rate", e.metric());
+        o.put("log_loss", e.meanLoss());
+      } else {
+        o.put("mse", e.metric());
+      }
+      out.println(Json.write(o));
+    } else {
+      out.println(String.format(Locale.ROOT, "%s rows at %d bits: %s", Format.count(e.rows()),
+          fileSpec.bits(), classification
+              ? String.format(Locale.ROOT, "error rate %.4f, log-loss %.6g", e.metric(), e.meanLoss())
+              : String.format(Locale.ROOT, "MSE %.6g", e.metric())));
+    }
+    out.flush();
+    return 0;
+  }
+}

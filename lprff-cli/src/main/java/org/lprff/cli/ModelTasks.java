@@ -1,0 +1,18 @@
+package org.lprff.cli;
+
+import org.lprff.arrow.ModelFile;
+import org.lprff.vector.train.Task;
+
+/** The training core's task of a model file. */
+final class ModelTasks {
+
+  private ModelTasks() {}
+
+  static Task task(ModelFile.Model model) {
+    return switch (model.task()) {
+      case "regression" -> Task.REGRESSION;
+      case "binary" -> Task.BINARY;
+      default -> Task.multiclass(model.classes());
+    };
+  }
+}

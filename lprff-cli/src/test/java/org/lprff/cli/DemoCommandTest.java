@@ -1,0 +1,73 @@
+package org.lprff.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code lprff demo} on the shipped diamonds at a reduced m (slowish: ~10 s on 2 cores). */
+class DemoCommandTest {
+
+  @Test
+  void splitRuleIsSplitMix64Finalizer() {
+    // mix64(0) = 0 (the finalizer fixes 0), so with seed 0 row 0 is heldout
+    assertEquals(0, DemoCommand.mix64(0));
+    assertTrue(DemoCommand.heldout(0, 0));
+    // reference value of the finalizer on 1, computed by hand from the definition
+    long z = 1;
+    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+    z ^= z >>> 31;
+    assertEquals(z, DemoCommand.mix64(1));
+    // about 20% heldout over 53,940 rows: the count is Binomial(53940, 0.2), sd ~93; +-1000 is
+    // > 10 sd (false failure probability < 1e-20 for a random hash)
+    long heldout = 0;
+    for (long i = 0; i < 53_940; i++) {
+      heldout += DemoCommand.heldout(1, i) ? 1 : 0;
+    }
+    assertTrue(Math.abs(heldout - 10_788) < 1000, "heldout rows " + heldout);
+  }
+
+  @Test
+  void demoAtM256PrintsTheTableWithFourRows() {
+    Cli.Result r = Cli.ok("demo", "--features", "256");
+    List<String> lines = r.out().strip().lines().toList();
+    // header, 4 configurations, total
+    assertEquals(6, lines.size(), r.toString());
+    assertTrue(lines.get(0).contains("heldout MSE") && lines.get(0).contains("training memory"));
+    int[] bits = {32, 1, 4, 8};
+    double fullMse = Double.NaN;
+    for (int k = 0; k < 4; k++) {
+      String[] cells = lines.get(1 + k).trim().split("\\s+");
+      assertEquals(Integer.toString(bits[k]), cells[0], lines.get(1 + k));
+      assertEquals("256", cells[1]);
+      double mse = Double.parseDouble(cells[2]);
+      // Var(log price) ~ 1.03; a working kernel model at m = 256 is far below it (measured
+      // 0.027 at b = 32, 4, 8 and 0.10 at b = 1)
+      assertTrue(mse < 0.2, lines.get(1 + k));
+      if (k == 0) {
+        fullMse = mse;
+      }
+      if (bits[k] >= 4) {
+        // measured ratios 1.005 and 1.000: bound 1.25
+        assertTrue(mse < 1.25 * fullMse, lines.get(1 + k));
+      }
+    }
+    assertTrue(r.err().contains("epoch   0"), "progress lines expected on stderr");
+    assertFalse(r.out().contains("epoch   0"), "progress lines belong on stderr");
+  }
+
+  @Test
+  void jsonPrintsOneObjectPerConfiguration() {
+    Cli.Result r = Cli.ok("demo", "--features", "64", "--json", "--quiet", "--epochs", "3");
+    List<String> lines = r.out().strip().lines().toList();
+    assertEquals(4, lines.size(), r.toString());
+    for (String line : lines) {
+      assertTrue(line.startsWith("{\"task\":\"regression\"") && line.endsWith("}"), line);
+      assertTrue(TrainCommandTest.jsonNumber(line, "heldout_mse") > 0);
+      assertTrue(TrainCommandTest.jsonNumber(line, "featurize_seconds") > 0);
+    }
+  }
+}
