@@ -1,6 +1,7 @@
 package org.lprff.vector.train;
 
 import java.util.SplittableRandom;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -15,9 +16,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The closed form's Gram accumulation G += C^T C (upper triangle, double) of one chunk of 128
- * rows: Vector API body against the scalar reference. k m^2 / 2 fused multiply-adds per call
- * (8.4 M at m = 512, 67 M at m = 1024).
+ * The closed form's Gram accumulation G += C^T C (upper triangle, double) of one chunk of
+ * {@link ClosedFormRidge#CHUNK_ROWS} rows in the packed block layout: Vector API body against the
+ * scalar reference, and the panel-parallel form on the common pool. k m^2 / 2 fused multiply-adds
+ * per call (67 M at m = 512, 268 M at m = 1024, 4.3 G at m = 4096).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -27,10 +29,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class GramBenchmark {
 
-  @Param({"512", "1024"})
+  @Param({"512", "1024", "4096"})
   public int m;
 
-  private static final int CHUNK = 128;
+  private static final int CHUNK = ClosedFormRidge.CHUNK_ROWS;
 
   private double[] chunk;
   private double[] gram;
@@ -40,18 +42,25 @@ public class GramBenchmark {
   public void setUp() {
     SplittableRandom random = new SplittableRandom(42);
     stride = Gram.stride(m);
-    chunk = new double[CHUNK * stride];
+    double[] rows = new double[CHUNK * stride];
     for (int r = 0; r < CHUNK; r++) {
       for (int i = 0; i < m; i++) {
-        chunk[r * stride + i] = random.nextGaussian();
+        rows[r * stride + i] = random.nextGaussian();
       }
     }
+    chunk = Gram.pack(rows, CHUNK, stride);
     gram = new double[stride * stride];
   }
 
   @Benchmark
   public double[] vector() {
     Gram.vectorAccumulateUpper(chunk, CHUNK, stride, gram);
+    return gram;
+  }
+
+  @Benchmark
+  public double[] parallel() {
+    Gram.accumulateUpper(chunk, CHUNK, stride, gram, ForkJoinPool.commonPool());
     return gram;
   }
 
