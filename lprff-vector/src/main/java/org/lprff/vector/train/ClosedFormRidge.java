@@ -1,8 +1,9 @@
 package org.lprff.vector.train;
 
-import org.ejml.data.DMatrixRMaj;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.function.LongConsumer;
 import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
-import org.ejml.interfaces.linsol.LinearSolverDense;
 
 /**
  * Ridge regression on features in closed form: the exact minimizer of this package's objective
@@ -25,7 +26,9 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
  *
  * <p><b>Cost.</b> Z^T Z is accumulated in double from chunks of {@value #CHUNK_ROWS} decoded rows
  * ({@link FeatureRows#decode}, i.e. {@code PackedFeatures.unpack}), by a blocked Vector API
- * kernel over the upper triangle: n m^2 / 2 fused multiply-adds on the calling thread. It needs an
+ * kernel over the upper triangle: n m^2 / 2 fused multiply-adds, in column panels on an executor
+ * (the common pool unless given; the calling thread works too; the bits do not depend on the
+ * threads). It needs an
  * m x m double matrix, 8 m^2 bytes (512 MiB at m = 8192; the JVM heap must allow it), and the
  * Cholesky solve (EJML, {@link LinearSolverFactory_DDRM#chol}) about m^3 / 3 more flops (and for
  * large m a block copy of the matrix). Meant for m up to about 8192.
@@ -33,7 +36,7 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
 public final class ClosedFormRidge {
 
   /** Rows decoded per chunk of the Gram accumulation. */
-  public static final int CHUNK_ROWS = 128;
+  public static final int CHUNK_ROWS = 512;
 
   /** Largest m accepted: an m x m double matrix must fit in one array. */
   public static final int MAX_FEATURES = 16384;
@@ -58,12 +61,34 @@ public final class ClosedFormRidge {
    *     value), or the system is not positive definite (lambda = 0 with collinear features)
    */
   public static LinearModel fit(MiniBatchSource source, Task task, double lambda) {
-    if (source == null || task == null) {
-      throw new IllegalArgumentException((source == null ? "source" : "task") + " is null");
-    }
-    if (!(lambda >= 0) || Double.isInfinite(lambda)) {
+    return fit(source, task, lambda, ForkJoinPool.commonPool());
+  }
+
+  /**
+   * As {@link #fit(MiniBatchSource, Task, double)}, the Gram matrix accumulated on {@code
+   * executor} and the calling thread (null: the calling thread alone). The result does not depend
+   * on the executor.
+   */
+  public static LinearModel fit(
+      MiniBatchSource source, Task task, double lambda, Executor executor) {
+    NormalEquations.checkLambda(lambda);
+    return accumulate(source, task, executor, rows -> {}).solve(lambda);
+  }
+
+  /**
+   * The sums of the normal equations over every row of epoch 0 of {@code source}, to be solved
+   * for one or more lambdas ({@link NormalEquations#solve}); the Gram matrix is accumulated on
+   * {@code executor} and the calling thread (null: the calling thread alone; the bits do not
+   * depend on it), and {@code rowsDone} hears the number of rows summed after every chunk.
+   *
+   * @throws IllegalArgumentException if m exceeds {@value #MAX_FEATURES}, the source is empty or
+   *     a label is invalid for the task (naming row and value)
+   */
+  public static NormalEquations accumulate(MiniBatchSource source, Task task, Executor executor,
+      LongConsumer rowsDone) {
+    if (source == null || task == null || rowsDone == null) {
       throw new IllegalArgumentException(
-          "lambda is " + lambda + ", expected a finite value >= 0");
+          (source == null ? "source" : task == null ? "task" : "rowsDone") + " is null");
     }
     int m = source.features();
     if (m < 1 || m > MAX_FEATURES) {
@@ -76,7 +101,7 @@ public final class ClosedFormRidge {
     double[] zt = new double[m * c]; // Z^T T, row-major m x c
     double[] colSum = new double[m];
     double[] targetSum = new double[c];
-    double[] chunk = new double[CHUNK_ROWS * stride]; // padding columns stay zero
+    double[] chunk = new double[CHUNK_ROWS * stride]; // packed, see Gram.at
     float[] row = new float[m];
     double[] t = new double[c];
     Loss loss = task.loss();
@@ -94,10 +119,12 @@ public final class ClosedFormRidge {
         for (int r = 0; r < k; r++) {
           z.decode(r, row, 0);
           encode(task, batch, r, t);
-          int base = r * stride;
+          for (int i = m; i < stride; i++) {
+            chunk[Gram.at(k, r, i)] = 0; // the padding's place moves with k
+          }
           for (int i = 0; i < m; i++) {
             double v = row[i];
-            chunk[base + i] = v;
+            chunk[Gram.at(k, r, i)] = v;
             colSum[i] += v;
             for (int j = 0; j < c; j++) {
               zt[i * c + j] += v * t[j];
@@ -107,61 +134,16 @@ public final class ClosedFormRidge {
             targetSum[j] += t[j];
           }
         }
-        Gram.accumulateUpper(chunk, k, stride, g);
+        Gram.accumulateUpper(chunk, k, stride, g, executor);
         n += k;
+        rowsDone.accept(n);
       }
     }
     if (n == 0) {
       throw new IllegalArgumentException("the source has no rows to fit");
     }
     Gram.finish(g, m, stride);
-    double[] mu = new double[m];
-    for (int i = 0; i < m; i++) {
-      mu[i] = colSum[i] / n;
-    }
-    double ridge = lambda * n;
-    for (int i = 0; i < m; i++) {
-      for (int j = 0; j < m; j++) {
-        g[i * m + j] -= n * mu[i] * mu[j];
-      }
-      g[i * m + i] += ridge;
-    }
-    DMatrixRMaj a = DMatrixRMaj.wrap(m, m, g);
-    DMatrixRMaj b = new DMatrixRMaj(m, c);
-    double[] targetMean = new double[c];
-    for (int j = 0; j < c; j++) {
-      targetMean[j] = targetSum[j] / n;
-    }
-    for (int i = 0; i < m; i++) {
-      for (int j = 0; j < c; j++) {
-        b.set(i, j, zt[i * c + j] - n * mu[i] * targetMean[j]);
-      }
-    }
-    LinearSolverDense<DMatrixRMaj> solver = LinearSolverFactory_DDRM.chol(m);
-    if (!solver.setA(a)) {
-      throw new IllegalArgumentException(
-          "Zc^T Zc + lambda n I is not positive definite (lambda = " + lambda + ", n = " + n
-              + ", m = " + m + "): the centered features are collinear; use lambda > 0");
-    }
-    DMatrixRMaj x = new DMatrixRMaj(m, c);
-    solver.solve(b, x);
-    float[] wT = new float[c * m];
-    float[] bias = new float[c];
-    for (int j = 0; j < c; j++) {
-      double intercept = targetMean[j];
-      for (int i = 0; i < m; i++) {
-        double w = x.get(i, j);
-        if (!Double.isFinite(w)) {
-          throw new IllegalArgumentException(
-              "the solve gave a non-finite weight W[" + i + "][" + j + "] = " + w + " (lambda = "
-                  + lambda + "): the system is too ill-conditioned; use a larger lambda");
-        }
-        wT[j * m + i] = (float) w;
-        intercept -= mu[i] * w;
-      }
-      bias[j] = (float) intercept;
-    }
-    return LinearModel.of(m, c, wT, bias);
+    return new NormalEquations(task, m, n, g, zt, colSum, targetSum);
   }
 
   /** The regression target(s) of row r: the target, ±1, or one-hot. */

@@ -7,5 +7,7 @@ public enum StopReason {
   /** The schedule's number of epochs ran out (always the case for fixed and decaying schedules). */
   EPOCH_CAP,
   /** A loss, score or weight became NaN or infinite (learning rate too large); see the message. */
-  DIVERGED
+  DIVERGED,
+  /** No iterations: the model is the exact minimizer, solved in closed form ({@link ClosedFormRidge}). */
+  SOLVED
 }

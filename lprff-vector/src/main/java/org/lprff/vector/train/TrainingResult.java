@@ -35,6 +35,17 @@ public record TrainingResult(
     history = List.copyOf(history);
   }
 
+  /**
+   * The result of a closed-form solve ({@link ClosedFormRidge}): no epochs or steps, {@link
+   * StopReason#SOLVED}, the rate NaN (there is none).
+   *
+   * @param heldoutLoss the heldout loss of the model, or NaN if not measured
+   */
+  public static TrainingResult solved(LinearModel model, double heldoutLoss) {
+    return new TrainingResult(model, StopReason.SOLVED, "solved the normal equations in closed form",
+        0, 0, 0, -1, heldoutLoss, Double.NaN, List.of());
+  }
+
   public boolean diverged() {
     return stopReason == StopReason.DIVERGED;
   }
