@@ -50,9 +50,12 @@ import picocli.CommandLine.Spec;
           + " is heldout iff mix64(seed + i) mod 5 == 0, mix64 = SplitMix64's finalizer),"
           + " features standardized with the train split's mean and standard deviation, random"
           + " Fourier features of a Gaussian kernel at 32 (float32), 1, 4 and 8 bits with the"
-          + " same m, each trained by SGD with early stopping (batch 250, lr 1, lambda 1e-6).",
-      "Prints a table: bits, m, heldout MSE, training memory (feature generation + mini-batch +"
-          + " model, the LP-RFF paper's Table 1), featurize and train seconds."
+          + " same m (heldout rows at full precision with the same map, as predict does), each"
+          + " trained by SGD with early stopping (batch 250, lr 1, lambda 1e-6) and"
+          + " solved in closed form (the ridge minimizer SGD approaches, same lambda).",
+      "Prints a table: bits, m, heldout MSE of each solver, training memory of SGD (feature"
+          + " generation + mini-batch + model, the LP-RFF paper's Table 1), featurize and train"
+          + " seconds."
     })
 final class DemoCommand implements Callable<Integer> {
 
@@ -88,8 +91,12 @@ final class DemoCommand implements Callable<Integer> {
       description = "Epochs at most per configuration (default ${DEFAULT-VALUE}).")
   int epochs;
 
-  @Option(names = "--json", description = "Print one JSON object per configuration (one line"
-      + " each) instead of the table.")
+  @Option(names = "--solver", defaultValue = "both", paramLabel = "S",
+      description = "sgd, closed-form or both (default ${DEFAULT-VALUE}).")
+  String solver;
+
+  @Option(names = "--json", description = "Print one JSON object per configuration and solver"
+      + " (one line each) instead of the table.")
   boolean json;
 
   @Option(names = {"--quiet", "-q"}, description = "No progress lines.")
@@ -107,6 +114,17 @@ final class DemoCommand implements Callable<Integer> {
     return Long.remainderUnsigned(mix64(seed + i), 5) == 0;
   }
 
+  /**
+   * Whether data row i is in the validation 10% (of all rows; hash = 1 mod 10, so never heldout,
+   * which is 0 or 5 mod 10): early stopping and the choice of lambda, never the final metric.
+   */
+  static boolean validation(long seed, long i) {
+    return Long.remainderUnsigned(mix64(seed + i), 10) == 1;
+  }
+
+  /** The closed form's lambdas, chosen among on the validation rows. */
+  static final List<Double> L2_GRID = List.of(1e-7, 1e-6, 1e-5);
+
   /** The rows of one split: x row-major n x D (standardized later), y = log(price). */
   record Split(int rows, float[] x, float[] y) {}
 
@@ -116,15 +134,25 @@ final class DemoCommand implements Callable<Integer> {
       throw new ParameterException(command.commandLine(), "--features is " + features
           + ", expected >= 1");
     }
+    List<Training.Solver> solvers;
+    try {
+      solvers = solver.equalsIgnoreCase("both")
+          ? List.of(Training.Solver.SGD, Training.Solver.CLOSED_FORM)
+          : List.of(Training.Solver.parse(solver));
+    } catch (UsageException e) {
+      throw new ParameterException(command.commandLine(), e.getMessage()
+          .replace("expected sgd", "expected both, sgd"), e);
+    }
     PrintWriter err = command.commandLine().getErr();
     PrintWriter out = command.commandLine().getOut();
     long started = System.nanoTime();
-    Split[] splits = load();
-    Standardization standardization = standardize(splits[0], splits[1]);
+    Split[] splits = load(); // fit, validation, heldout
+    Standardization standardization = standardize(splits);
     if (!quiet) {
-      err.println(String.format(Locale.ROOT, "diamonds: %s train rows, %s heldout rows (seed %d),"
-          + " m = %s, %s projection, sigma %s", Format.count(splits[0].rows()),
-          Format.count(splits[1].rows()), seed, Format.count(features), projection, sigma));
+      err.println(String.format(Locale.ROOT, "diamonds: %s train + %s validation rows, %s"
+          + " heldout rows (seed %d), m = %s, %s projection, sigma %s",
+          Format.count(splits[0].rows()), Format.count(splits[1].rows()),
+          Format.count(splits[2].rows()), seed, Format.count(features), projection, sigma));
       err.flush();
     }
     List<Map<String, Object>> results = new ArrayList<>();
@@ -135,6 +163,7 @@ final class DemoCommand implements Callable<Integer> {
       t.setDaemon(true);
       return t;
     }) : null;
+    Path heldout = dir.resolve("heldout.arrow");
     try (BufferAllocator allocator = new RootAllocator()) {
       for (int bits : BITS) {
         FeaturizerSpec spec = new FeaturizerSpec(new KernelFunction.Gaussian(sigma), D, features,
@@ -145,32 +174,38 @@ final class DemoCommand implements Callable<Integer> {
         }
         long t0 = System.nanoTime();
         Path train = dir.resolve("train-" + bits + ".arrow");
-        Path heldout = dir.resolve("heldout-" + bits + ".arrow");
-        FeatureSchema schema =
-            FeatureSchema.of(spec, LabelType.REGRESSION, false, standardization.toMap());
-        write(train, spec, schema, splits[0], pool, allocator);
-        write(heldout, spec, schema, splits[1], pool, allocator);
+        Path validation = dir.resolve("validation-" + bits + ".arrow");
+        write(train, spec, standardization, splits[0], pool, allocator);
+        write(validation, spec, standardization, splits[1], pool, allocator);
+        if (!Files.exists(heldout)) {
+          // Every b shares the map, so one full-precision heldout file serves them all.
+          write(heldout, spec.withBits(32), standardization, splits[2], pool, allocator);
+        }
         double featurizeSeconds = (System.nanoTime() - t0) / 1e9;
-        Training.Options options = new Training.Options(false, epochs, null,
-            250, Training.DEFAULT_L2, "early-stop", seed);
-        Training.Outcome outcome = Training.run(train, heldout, options, quiet ? null : err);
+        for (Training.Solver s : solvers) {
+          List<Double> l2 = s == Training.Solver.SGD ? List.of(Training.DEFAULT_L2) : L2_GRID;
+          Training.Options options =
+              new Training.Options(false, epochs, null, 250, l2, "early-stop", seed, s);
+          Training.Outcome outcome =
+              Training.run(train, validation, heldout, options, quiet ? null : err);
+          Map<String, Object> o = outcome.json();
+          o.put("projection", spec.projection());
+          o.put("sigma", sigma);
+          o.put("featurize_seconds", featurizeSeconds);
+          o.put("train_seconds", outcome.seconds());
+          o.remove("seconds");
+          results.add(o);
+          if (json) {
+            out.println(Json.write(o));
+            out.flush();
+          }
+          if (!quiet) {
+            err.println("b = " + bits + ", " + s.cliName + ": " + TrainCommand.summary(outcome));
+            err.flush();
+          }
+        }
         Files.deleteIfExists(train);
-        Files.deleteIfExists(heldout);
-        Map<String, Object> o = outcome.json();
-        o.put("projection", spec.projection());
-        o.put("sigma", sigma);
-        o.put("featurize_seconds", featurizeSeconds);
-        o.put("train_seconds", outcome.seconds());
-        o.remove("seconds");
-        results.add(o);
-        if (json) {
-          out.println(Json.write(o));
-          out.flush();
-        }
-        if (!quiet) {
-          err.println("b = " + bits + ": " + TrainCommand.summary(outcome));
-          err.flush();
-        }
+        Files.deleteIfExists(validation);
       }
     } finally {
       if (pool != null) {
@@ -183,7 +218,7 @@ final class DemoCommand implements Callable<Integer> {
       }
     }
     if (!json) {
-      out.println(table(results));
+      out.println(table(results, solvers));
       out.println(String.format(Locale.ROOT, "total %s", Format.seconds(
           (System.nanoTime() - started) / 1e9)));
       out.flush();
@@ -193,6 +228,7 @@ final class DemoCommand implements Callable<Integer> {
 
   private Split[] load() throws IOException {
     List<float[]> train = new ArrayList<>();
+    List<float[]> valid = new ArrayList<>();
     List<float[]> held = new ArrayList<>();
     String name = input == null ? "diamonds.csv (shipped)" : input.toString();
     try (InputStream stream = input == null
@@ -217,10 +253,10 @@ final class DemoCommand implements Callable<Integer> {
           row[j] = Float.parseFloat(cells[j]);
         }
         row[D] = (float) Math.log(Double.parseDouble(cells[D]));
-        (heldout(seed, i) ? held : train).add(row);
+        (heldout(seed, i) ? held : validation(seed, i) ? valid : train).add(row);
       }
     }
-    return new Split[] {split(train), split(held)};
+    return new Split[] {split(train), split(valid), split(held)};
   }
 
   private static Split split(List<float[]> rows) {
@@ -234,28 +270,37 @@ final class DemoCommand implements Callable<Integer> {
     return new Split(n, x, y);
   }
 
-  /** Standardizes both splits in place with the train split's mean and (population) std. */
-  private static Standardization standardize(Split train, Split heldout) {
+  /**
+   * Standardizes the splits in place with the mean and (population) std of the training rows
+   * (train and validation, splits[0] and splits[1]).
+   */
+  private static Standardization standardize(Split[] splits) {
+    List<Split> training = List.of(splits[0], splits[1]);
+    long n = splits[0].rows() + splits[1].rows();
     double[] mean = new double[D];
     double[] std = new double[D];
-    for (int r = 0; r < train.rows(); r++) {
-      for (int j = 0; j < D; j++) {
-        mean[j] += train.x()[r * D + j];
+    for (Split t : training) {
+      for (int r = 0; r < t.rows(); r++) {
+        for (int j = 0; j < D; j++) {
+          mean[j] += t.x()[r * D + j];
+        }
       }
     }
     for (int j = 0; j < D; j++) {
-      mean[j] /= train.rows();
+      mean[j] /= n;
     }
-    for (int r = 0; r < train.rows(); r++) {
-      for (int j = 0; j < D; j++) {
-        double v = train.x()[r * D + j] - mean[j];
-        std[j] += v * v;
+    for (Split t : training) {
+      for (int r = 0; r < t.rows(); r++) {
+        for (int j = 0; j < D; j++) {
+          double v = t.x()[r * D + j] - mean[j];
+          std[j] += v * v;
+        }
       }
     }
     for (int j = 0; j < D; j++) {
-      std[j] = Math.sqrt(std[j] / train.rows());
+      std[j] = Math.sqrt(std[j] / n);
     }
-    for (Split s : new Split[] {train, heldout}) {
+    for (Split s : splits) {
       for (int r = 0; r < s.rows(); r++) {
         for (int j = 0; j < D; j++) {
           s.x()[r * D + j] = (float) ((s.x()[r * D + j] - mean[j]) / std[j]);
@@ -266,8 +311,11 @@ final class DemoCommand implements Callable<Integer> {
         "y", "z"), mean, std);
   }
 
-  private static void write(Path file, FeaturizerSpec spec, FeatureSchema schema, Split split,
-      ExecutorService pool, BufferAllocator allocator) throws IOException {
+
+  private static void write(Path file, FeaturizerSpec spec, Standardization standardization,
+      Split split, ExecutorService pool, BufferAllocator allocator) throws IOException {
+    FeatureSchema schema =
+        FeatureSchema.of(spec, LabelType.REGRESSION, false, standardization.toMap());
     int chunk = 4000; // a multiple of the SGD batch 250: mini-batches never cut short
     int[] next = {0};
     FeatureWriter.builder(file, Featurizer.of(spec), schema, allocator)
@@ -285,20 +333,42 @@ final class DemoCommand implements Callable<Integer> {
         });
   }
 
-  private static String table(List<Map<String, Object>> results) {
-    StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
-        "%5s  %6s  %12s  %16s  %11s  %9s  %6s%n", "bits", "m", "heldout MSE", "training memory",
-        "featurize s", "train s", "epochs"));
-    for (Map<String, Object> o : results) {
-      @SuppressWarnings("unchecked")
-      Map<String, Object> mem = (Map<String, Object>) o.get("training_memory");
-      long bitsTotal = (Long) mem.get("total_bits");
-      s.append(String.format(Locale.ROOT, "%5d  %6d  %12.5f  %16s  %11.2f  %9.2f  %6d%n",
-          (Integer) o.get("bits"), (Integer) o.get("features"), (Double) o.get("heldout_mse"),
-          Format.bytes(bitsTotal / 8), (Double) o.get("featurize_seconds"),
-          (Double) o.get("train_seconds"), (Integer) o.get("epochs")));
+  /** One line per bit width: each solver's MSE and seconds side by side. */
+  private static String table(List<Map<String, Object>> results, List<Training.Solver> solvers) {
+    StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%5s  %6s", "bits", "m"));
+    for (Training.Solver s : solvers) {
+      header.append(String.format(Locale.ROOT, "  %18s", "MSE " + s.cliName));
     }
-    return s.toString().stripTrailing();
+    header.append(String.format(Locale.ROOT, "  %16s  %11s", "training memory", "featurize s"));
+    for (Training.Solver s : solvers) {
+      header.append(String.format(Locale.ROOT, "  %16s", s.cliName + " s"));
+    }
+    if (solvers.contains(Training.Solver.SGD)) {
+      header.append(String.format(Locale.ROOT, "  %6s", "epochs"));
+    }
+    StringBuilder table = new StringBuilder(header).append('\n');
+    for (int from = 0; from < results.size(); from += solvers.size()) {
+      List<Map<String, Object>> row = results.subList(from, from + solvers.size());
+      Map<String, Object> first = row.get(0);
+      @SuppressWarnings("unchecked")
+      Map<String, Object> mem = (Map<String, Object>) first.get("training_memory");
+      table.append(String.format(Locale.ROOT, "%5d  %6d", (Integer) first.get("bits"),
+          (Integer) first.get("features")));
+      for (Map<String, Object> o : row) {
+        table.append(String.format(Locale.ROOT, "  %18.5f", (Double) o.get("heldout_mse")));
+      }
+      table.append(String.format(Locale.ROOT, "  %16s  %11.2f",
+          Format.bytes((Long) mem.get("total_bits") / 8), (Double) first.get("featurize_seconds")));
+      for (Map<String, Object> o : row) {
+        table.append(String.format(Locale.ROOT, "  %16.2f", (Double) o.get("train_seconds")));
+      }
+      if (solvers.contains(Training.Solver.SGD)) {
+        table.append(String.format(Locale.ROOT, "  %6d", (Integer) first.get("epochs")));
+      }
+      table.append('\n');
+    }
+    return table.toString().stripTrailing();
   }
+
 
 }

@@ -243,8 +243,7 @@ final class FeaturizeCommand implements Callable<Integer> {
   }
 
   private FeaturizerSpec likeSpec(FeatureFileInfo likeFile, RowSource source) {
-    FeaturizerSpec likeSpec = likeFile.schema().spec();
-    spec.requireAgreement(likeSpec, like.toString());
+    FeaturizerSpec likeSpec = spec.like(likeFile.schema().spec(), like.toString());
     if (source.columns() != likeSpec.inputDim()) {
       throw new IllegalArgumentException(
           "input " + in.input + " has " + source.columns() + " feature columns, but " + like

@@ -56,7 +56,8 @@ final class SpecOptions {
       names = {"--bits", "-b"},
       paramLabel = "B",
       description = "Bits per feature: 1, 2, 4, 8, 16, or 32 for float32 features (default "
-          + DEFAULT_BITS + ").")
+          + DEFAULT_BITS + "). With --like, 32 featurizes at full precision with the file's map"
+          + " (for heldout and test rows: quantized test features add noise to predictions).")
   Integer bits;
 
   @Option(
@@ -153,6 +154,17 @@ final class SpecOptions {
   }
 
   /**
+   * The spec to featurize with under {@code --like}: the file's, or its full-precision twin for
+   * {@code --bits 32} (same kernel, frequencies, phases and seed; no rounding), which is how
+   * heldout and test rows are best featurized: quantized test features add ||w||^2 sigma^2 to
+   * the expected squared error.
+   */
+  FeaturizerSpec like(FeaturizerSpec like, String source) {
+    requireAgreement(like, source);
+    return bits != null && bits == 32 ? like.withBits(32) : like;
+  }
+
+  /**
    * Checks every option given explicitly against {@code like}, the spec of the {@code --like}
    * file named {@code source}.
    *
@@ -193,7 +205,8 @@ final class SpecOptions {
     if (features != null && features != like.features()) {
       conflicts.add(conflict(source, "--features", features, FeaturizerSpec.KEY_FEATURES, like.features()));
     }
-    if (bits != null && bits != like.bits()) {
+    // --bits 32 with --like is the full-precision twin: the same map without rounding.
+    if (bits != null && bits != like.bits() && bits != 32) {
       conflicts.add(conflict(source, "--bits", bits, FeaturizerSpec.KEY_BITS, like.bits()));
     }
     if (projection != null && !projectionName(projection).equals(like.projection())) {

@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ForkJoinPool;
+import java.util.function.LongConsumer;
 import org.lprff.arrow.ArrowBatches;
 import org.lprff.arrow.LabelType;
 import org.lprff.arrow.MiniBatchSource.Order;
@@ -13,8 +16,11 @@ import org.lprff.arrow.ModelFile;
 import org.lprff.arrow.input.Standardization;
 import org.lprff.vector.FeaturizerSpec;
 import org.lprff.vector.metrics.TrainingMemory;
+import org.lprff.vector.train.ClosedFormRidge;
 import org.lprff.vector.train.Evaluation;
 import org.lprff.vector.train.EpochRecord;
+import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.NormalEquations;
 import org.lprff.vector.train.MiniBatch;
 import org.lprff.vector.train.MiniBatchSource.Batches;
 import org.lprff.vector.train.Schedule;
@@ -35,10 +41,41 @@ final class Training {
   static final double DEFAULT_LR_CLASSIFICATION = 1.0;
   static final double DEFAULT_L2 = 1e-6;
 
+  /** The solvers: mini-batch SGD, or the exact ridge minimizer. */
+  enum Solver {
+    SGD("sgd"), CLOSED_FORM("closed-form");
+
+    final String cliName;
+
+    Solver(String cliName) {
+      this.cliName = cliName;
+    }
+
+    static Solver parse(String name) {
+      for (Solver s : values()) {
+        if (s.cliName.equalsIgnoreCase(name)) {
+          return s;
+        }
+      }
+      throw new UsageException("--solver is '" + name + "', expected sgd or closed-form");
+    }
+  }
+
   /** What to train. */
   record Options(
-      boolean classification, int epochs, Double lr, int batch, double l2, String schedule,
-      long seed) {
+      boolean classification, int epochs, Double lr, int batch, List<Double> l2s,
+      String schedule, long seed, Solver solver) {
+
+    Options {
+      l2s = List.copyOf(l2s);
+      if (l2s.isEmpty()) {
+        throw new UsageException("--l2 needs a value");
+      }
+      if (solver == Solver.SGD && l2s.size() > 1) {
+        throw new UsageException("--l2 has " + l2s.size() + " values " + l2s + ", but SGD takes"
+            + " one (a list is for --solver closed-form)");
+      }
+    }
 
     double learningRate() {
       return lr != null ? lr : classification ? DEFAULT_LR_CLASSIFICATION : DEFAULT_LR_REGRESSION;
@@ -48,11 +85,13 @@ final class Training {
   /** A completed training. */
   record Outcome(
       FeaturizerSpec spec, Standardization standardization, Task task, String taskName,
-      int classes, long trainRows, long heldoutRows, TrainingResult result, Evaluation heldout,
-      double seconds, TrainingMemory memory) {
+      int classes, long trainRows, long heldoutRows, Solver solver, String selectedOn, double l2,
+      Map<Double, Double> l2Selection, TrainingResult result, Evaluation heldout, double seconds,
+      TrainingMemory memory) {
 
-    ModelFile.Model model(double l2) {
+    ModelFile.Model model() {
       Map<String, String> training = new LinkedHashMap<>();
+      training.put("solver", solver.cliName);
       training.put("epochs", Integer.toString(result.epochs()));
       training.put("halvings", Integer.toString(result.halvings()));
       training.put("stop_reason", result.stopReason().name());
@@ -71,18 +110,36 @@ final class Training {
       o.put("bits", spec.bits());
       o.put("train_rows", trainRows);
       o.put("heldout_rows", heldoutRows);
+      boolean probabilities = task != Task.REGRESSION && solver == Solver.SGD;
       if (task == Task.REGRESSION) {
         o.put("heldout_mse", heldout.metric());
       } else {
         o.put("heldout_error_rate", heldout.metric());
+      }
+      if (probabilities) {
         o.put("heldout_log_loss", heldout.meanLoss());
       }
-      o.put("heldout_loss", heldout.meanLoss());
+      if (task == Task.REGRESSION || probabilities) {
+        o.put("heldout_loss", heldout.meanLoss());
+      }
+      o.put("solver", solver.cliName);
+      o.put("l2", l2);
+      o.put("selected_on", selectedOn);
+      if (l2Selection.size() > 1) {
+        List<Object> tried = new java.util.ArrayList<>();
+        l2Selection.forEach((lambda, loss) -> {
+          Map<String, Object> e = Json.object();
+          e.put("l2", lambda);
+          e.put(selectedOn + "_loss", loss);
+          tried.add(e);
+        });
+        o.put("l2_selection", tried);
+      }
       o.put("epochs", result.epochs());
       o.put("halvings", result.halvings());
       o.put("best_epoch", result.bestEpoch());
       o.put("stop_reason", result.stopReason().name().toLowerCase(Locale.ROOT));
-      o.put("final_lr", result.finalLearningRate());
+      o.put("final_lr", solver == Solver.SGD ? result.finalLearningRate() : null);
       o.put("seconds", seconds);
       Map<String, Object> mem = Json.object();
       mem.put("feature_generation_bits", memory.featureGenerationBits());
@@ -99,36 +156,53 @@ final class Training {
   /** Trains; an IllegalArgumentException or IllegalStateException carries the message for users. */
   static Outcome run(Path trainFile, Path heldoutFile, Options options, PrintWriter progress)
       throws IOException {
-    try (ArrowBatches train = ArrowBatches.open(trainFile, Order.ROWS, options.classification());
-        ArrowBatches heldout =
-            ArrowBatches.open(heldoutFile, Order.SEQUENTIAL, options.classification())) {
+    return run(trainFile, null, heldoutFile, options, progress);
+  }
+
+  /**
+   * Trains on {@code trainFile}; early stopping and the choice among several l2 values use
+   * {@code validationFile} when given (then the closed form refits on train + validation with the
+   * chosen l2), else {@code heldoutFile}, whose metrics are reported either way.
+   */
+  static Outcome run(Path trainFile, Path validationFile, Path heldoutFile, Options options,
+      PrintWriter progress) throws IOException {
+    // SGD draws rows in a shuffled order; the closed form reads every row once, in file order.
+    Order order = options.solver() == Solver.SGD ? Order.ROWS : Order.SEQUENTIAL;
+    boolean classification = options.classification();
+    try (ArrowBatches train = ArrowBatches.open(trainFile, order, classification);
+        ArrowBatches heldout = ArrowBatches.open(heldoutFile, Order.SEQUENTIAL, classification);
+        ArrowBatches validation = validationFile == null ? null
+            : ArrowBatches.open(validationFile, Order.SEQUENTIAL, classification)) {
       FeaturizerSpec spec = train.spec();
-      try {
-        heldout.schema().requireCompatible(spec);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("heldout " + heldoutFile + " was not featurized like "
-            + trainFile + ": " + e.getMessage(), e);
+      checkLabels(trainFile, train.labelType(), classification);
+      requireLike(heldout, heldoutFile, "heldout", spec, trainFile, classification);
+      if (validation != null) {
+        requireLike(validation, validationFile, "validation", spec, trainFile, classification);
       }
-      checkLabels(trainFile, train.labelType(), options.classification());
-      checkLabels(heldoutFile, heldout.labelType(), options.classification());
       int classes = 1;
       Task task = Task.REGRESSION;
       String taskName = "regression";
-      if (options.classification()) {
+      if (classification) {
         int trainClasses;
         try (ArrowBatches scan = ArrowBatches.open(trainFile, Order.SEQUENTIAL, true)) {
           trainClasses = maxClass(scan, trainFile) + 1;
         }
-        int heldoutClasses = maxClass(heldout, heldoutFile) + 1;
         classes = Math.max(2, trainClasses);
-        if (heldoutClasses > classes) {
-          throw new IllegalArgumentException("heldout " + heldoutFile + " has class "
-              + (heldoutClasses - 1) + ", but the training labels of " + trainFile + " are in [0, "
-              + (trainClasses - 1) + "]");
+        for (ArrowBatches other : validation == null ? List.of(heldout)
+            : List.of(heldout, validation)) {
+          Path file = other == heldout ? heldoutFile : validationFile;
+          int otherClasses = maxClass(other, file) + 1;
+          if (otherClasses > classes) {
+            throw new IllegalArgumentException(file + " has class " + (otherClasses - 1)
+                + ", but the training labels of " + trainFile + " are in [0, "
+                + (trainClasses - 1) + "]");
+          }
         }
         task = classes == 2 ? Task.BINARY : Task.multiclass(classes);
         taskName = classes == 2 ? "binary" : "classification";
       }
+      ArrowBatches stopping = validation != null ? validation : heldout;
+      String stoppingName = validation != null ? "validation" : "heldout";
       double lr = options.learningRate();
       Schedule schedule = switch (options.schedule().toLowerCase(Locale.ROOT)) {
         case "early-stop" -> Schedule.earlyStopping(options.epochs(), lr);
@@ -139,14 +213,48 @@ final class Training {
       };
       long start = System.nanoTime();
       Task chosen = task;
-      TrainingResult result = SgdTrainer.builder(task, spec.features())
-          .batchSize(options.batch())
-          .l2(options.l2())
-          .seed(options.seed())
-          .schedule(schedule)
-          .listener(progress == null ? r -> {} : r -> printEpoch(progress, r, chosen))
-          .build()
-          .train(train, heldout);
+      TrainingResult result;
+      double l2 = options.l2s().get(0);
+      Map<Double, Double> selection = new LinkedHashMap<>();
+      if (options.solver() == Solver.CLOSED_FORM) {
+        NormalEquations sums = ClosedFormRidge.accumulate(train, task,
+            ForkJoinPool.commonPool(), gramProgress(progress, "train", train.rows()));
+        LinearModel best = null;
+        for (double lambda : options.l2s()) {
+          println(progress, "closed form: Cholesky solve of the " + Format.count(spec.features())
+              + " x " + Format.count(spec.features()) + " system, l2 " + lambda);
+          LinearModel model = sums.solve(lambda);
+          if (options.l2s().size() == 1) {
+            best = model;
+            break;
+          }
+          double loss = Evaluation.of(model, task, stopping, 1000).meanLoss();
+          selection.put(lambda, loss);
+          println(progress, String.format(Locale.ROOT, "closed form: l2 %g, %s loss %.6g",
+              lambda, stoppingName, loss));
+          if (best == null || loss < selection.get(l2)) {
+            best = model;
+            l2 = lambda;
+          }
+        }
+        if (validation != null) {
+          // The validation rows only chose l2: the final model learns from them too.
+          NormalEquations all = sums.plus(ClosedFormRidge.accumulate(validation, task,
+              ForkJoinPool.commonPool(), gramProgress(progress, "validation", validation.rows())));
+          println(progress, "closed form: refit on train + validation, l2 " + l2);
+          best = all.solve(l2);
+        }
+        result = TrainingResult.solved(best, Double.NaN);
+      } else {
+        result = SgdTrainer.builder(task, spec.features())
+            .batchSize(options.batch())
+            .l2(l2)
+            .seed(options.seed())
+            .schedule(schedule)
+            .listener(progress == null ? r -> {} : r -> printEpoch(progress, r, chosen))
+            .build()
+            .train(train, stopping);
+      }
       double seconds = (System.nanoTime() - start) / 1e9;
       if (result.diverged()) {
         throw new IllegalStateException("training diverged (" + result.message() + ") at --lr "
@@ -158,8 +266,32 @@ final class Training {
           meta.containsKey(Standardization.KEY_MEAN) ? Standardization.fromMap(meta) : null;
       TrainingMemory memory = TrainingMemory.forProjection(spec.projection(), spec.inputDim(),
           spec.features(), spec.bits(), options.batch(), task.outputs());
-      return new Outcome(spec, standardization, task, taskName, classes, train.rows(),
-          heldout.rows(), result, eval, seconds, memory);
+      long trainRows = train.rows()
+          + (validation != null && options.solver() == Solver.CLOSED_FORM ? validation.rows() : 0);
+      return new Outcome(spec, standardization, task, taskName, classes, trainRows,
+          heldout.rows(), options.solver(), stoppingName, l2, selection, result, eval, seconds, memory);
+    }
+  }
+
+  /**
+   * Checks that a heldout or validation file has the training file's spec (or its
+   * full-precision twin, featurize --like --bits 32) and labels that fit the task.
+   */
+  private static void requireLike(ArrowBatches other, Path file, String role, FeaturizerSpec spec,
+      Path trainFile, boolean classification) {
+    try {
+      other.schema().requireCompatible(other.spec().bits() == 32 ? spec.withBits(32) : spec);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(role + " " + file + " was not featurized like "
+          + trainFile + ": " + e.getMessage(), e);
+    }
+    checkLabels(file, other.labelType(), classification);
+  }
+
+  private static void println(PrintWriter progress, String line) {
+    if (progress != null) {
+      progress.println(line);
+      progress.flush();
     }
   }
 
@@ -192,6 +324,23 @@ final class Training {
       }
     }
     return max;
+  }
+
+  /** Progress of the Gram matrix: a line per 10% of the rows. */
+  private static LongConsumer gramProgress(PrintWriter err, String rowsName, long rows) {
+    if (err == null) {
+      return done -> {};
+    }
+    long start = System.nanoTime();
+    long[] nextTenth = {1};
+    return done -> {
+      if (done * 10 >= nextTenth[0] * rows) {
+        nextTenth[0] = done * 10 / rows + 1;
+        println(err, String.format(Locale.ROOT, "closed form: Z^T Z over %s of %s %s rows, %s",
+            Format.count(done), Format.count(rows), rowsName,
+            Format.seconds((System.nanoTime() - start) / 1e9)));
+      }
+    };
   }
 
   static void printEpoch(PrintWriter err, EpochRecord r, Task task) {

@@ -16,6 +16,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.lprff.arrow.LabelType;
 import org.lprff.arrow.input.Standardization;
 import org.lprff.vector.Featurizer;
+import org.lprff.vector.FeaturizerSpec;
+import org.lprff.vector.PackedFeatures;
+import org.lprff.vector.QuantizationScale;
 
 /** --like FILE: heldout data featurized exactly like the training data, or a clear refusal. */
 class LikeTest {
@@ -51,6 +54,43 @@ class LikeTest {
     if (ipc.equals("file")) {
       assertArrayEquals(Files.readAllBytes(train), Files.readAllBytes(heldout));
     }
+  }
+
+  /**
+   * --like with --bits 32 is the full-precision twin: the file's metadata but lprff.bits (and the
+   * scale keys that depend on it), and every float within one rounding step of the 4-bit
+   * feature of the same row (stochastic rounding moves a value to a neighbouring grid point), so
+   * it is the same map; any other --bits still conflicts.
+   */
+  @Test
+  void bits32LikeAFileIsTheFullPrecisionTwin() throws IOException {
+    Inputs.Table table = Inputs.Table.random(30, 9, 4);
+    Path train = train(table, "file");
+    Path twin = dir.resolve("twin.arrow");
+    Cli.ok("featurize", "--input", dir.resolve("train.csv").toString(), "--like",
+        train.toString(), "--bits", "32", "--output", twin.toString(), "-q");
+    FeatureRows quantized = FeatureRows.read(train);
+    FeatureRows full = FeatureRows.read(twin);
+    FeaturizerSpec spec = quantized.schema().spec();
+    assertEquals(spec.withBits(32), full.schema().spec());
+    QuantizationScale scale = spec.scale();
+    int m = spec.features();
+    float[] q = new float[m];
+    for (int r = 0; r < 30; r++) {
+      PackedFeatures.unpack(quantized.features()[r], 0, scale, m, q, 0);
+      java.nio.ByteBuffer f = java.nio.ByteBuffer.wrap(full.features()[r])
+          .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      for (int i = 0; i < m; i++) {
+        float v = f.getFloat();
+        assertTrue(Math.abs(v - q[i]) <= scale.step() * (1 + 1e-5),
+            "row " + r + " feature " + i + ": " + v + " vs 4-bit " + q[i]);
+      }
+    }
+    assertArrayEquals(quantized.labels(), full.labels());
+    Cli.Result other = Cli.run("featurize", "--input", dir.resolve("train.csv").toString(),
+        "--like", train.toString(), "--bits", "8", "--output", dir.resolve("x.arrow").toString());
+    assertEquals(1, other.exitCode(), other.toString());
+    assertTrue(other.err().contains("--bits 8 conflicts with"), other.err());
   }
 
   /** Other rows --like the train file are standardized with the train file's statistics. */

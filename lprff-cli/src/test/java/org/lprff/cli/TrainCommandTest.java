@@ -124,6 +124,43 @@ class TrainCommandTest {
     assertTrue(Math.abs(mseFull - mseQuant) < 0.1 * mseQuant, mseFull + " vs " + mseQuant);
   }
 
+  /**
+   * --solver closed-form: the exact ridge minimizer of the objective SGD descends, so its heldout
+   * MSE is at most SGD's (bound 1.05x; measured MEASURED_RATIO) and far below Var(y); the model file
+   * evaluates to the same MSE; classification reports an error rate and no log-loss.
+   */
+  @Test
+  void closedFormSolvesRidgeAndClassifiesByLeastSquares() throws IOException {
+    Path[] f = features("exact", false, 4);
+    Path model = dir.resolve("exact.lprff");
+    String sgd = lastLine(Cli.ok("train", "--train", f[0].toString(), "--heldout",
+        f[1].toString(), "--task", "regression", "--json", "--quiet").out());
+    Cli.Result r = Cli.ok("train", "--train", f[0].toString(), "--heldout", f[1].toString(),
+        "--task", "regression", "--solver", "closed-form", "--model", model.toString(), "--json");
+    String json = lastLine(r.out());
+    assertTrue(json.contains("\"solver\":\"closed-form\"") && json.contains(
+        "\"stop_reason\":\"solved\"") && json.contains("\"lr\":null"), json);
+    assertEquals(0, jsonNumber(json, "epochs"));
+    double exact = jsonNumber(json, "heldout_mse");
+    assertTrue(exact < 1.05 * jsonNumber(sgd, "heldout_mse"), json + "\n" + sgd);
+    assertTrue(r.err().contains("closed form: Cholesky solve of the 512 x 512 system"), r.err());
+    String eval = lastLine(Cli.ok("evaluate", "--model", model.toString(), "--data",
+        f[1].toString(), "--json").out());
+    assertEquals(exact, jsonNumber(eval, "mse"), 1e-9 * exact, eval);
+
+    Path[] c = features("exact3", true, 8);
+    String cls = lastLine(Cli.ok("train", "--train", c[0].toString(), "--heldout",
+        c[1].toString(), "--task", "classification", "--solver", "closed-form", "--json",
+        "--quiet").out());
+    assertTrue(jsonNumber(cls, "heldout_error_rate") < 0.15, cls);
+    assertFalse(cls.contains("log_loss"), cls);
+
+    Cli.Result bad = Cli.run("train", "--train", f[0].toString(), "--heldout", f[1].toString(),
+        "--task", "regression", "--solver", "lbfgs");
+    assertEquals(2, bad.exitCode(), bad.toString());
+    assertTrue(bad.err().contains("--solver is 'lbfgs', expected sgd or closed-form"), bad.err());
+  }
+
   static double[] labels(Path csv) throws IOException {
     List<String> lines = Files.readAllLines(csv);
     return lines.stream().skip(1).mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(',') + 1)))
@@ -248,6 +285,52 @@ class TrainCommandTest {
         "--task", "regression", "--quiet");
     assertEquals(1, r.exitCode(), r.toString());
     assertTrue(r.err().contains("lprff.bits=8, expected 4"), r.err());
+  }
+
+  /**
+   * featurize --like --bits 32 makes the full-precision twin of the training map; train accepts
+   * it as heldout and validation. With --validation and an --l2 list the closed form chooses on
+   * the validation file (the JSON lists each candidate's validation loss) and refits on train +
+   * validation; an --l2 list with SGD is a usage error.
+   */
+  @Test
+  void validationChoosesL2AndFullPrecisionHeldoutIsAccepted() throws IOException {
+    Path[] f = features("val", false, 4);
+    Path validationCsv = dir.resolve("val-validation.csv");
+    writeCsv(validationCsv, 400, 3, false);
+    Path validation = dir.resolve("val-validation.arrow");
+    Path heldout32 = dir.resolve("val-heldout32.arrow");
+    Cli.ok("featurize", "--input", validationCsv.toString(), "--label-column", "y", "--like",
+        f[0].toString(), "--output", validation.toString(), "--quiet");
+    Cli.ok("featurize", "--input", f[3].toString(), "--label-column", "y", "--like",
+        f[0].toString(), "--bits", "32", "--output", heldout32.toString(), "--quiet");
+    String info = Cli.ok("info", heldout32.toString(), "--json").out();
+    assertTrue(info.contains("\"bits\":32") || info.contains("lprff.bits\":\"32"), info);
+
+    Cli.Result r = Cli.ok("train", "--train", f[0].toString(), "--validation",
+        validation.toString(), "--heldout", heldout32.toString(), "--task", "regression",
+        "--solver", "closed-form", "--l2", "1e-8,1e-5,1e-2", "--json");
+    String json = lastLine(r.out());
+    assertTrue(json.contains("\"selected_on\":\"validation\"")
+        && json.contains("\"l2_selection\":[{\"l2\":1.0E-8,\"validation_loss\":"), json);
+    // 1500 train + 400 validation rows in the refit
+    assertEquals(1900, jsonNumber(json, "train_rows"));
+    double chosen = jsonNumber(json, "l2");
+    assertTrue(chosen == 1e-8 || chosen == 1e-5 || chosen == 1e-2, json);
+    assertTrue(r.err().contains("closed form: refit on train + validation"), r.err());
+    assertTrue(jsonNumber(json, "heldout_mse") < 0.4, json);
+
+    Cli.Result sgd = Cli.run("train", "--train", f[0].toString(), "--heldout", f[1].toString(),
+        "--task", "regression", "--l2", "1e-6,1e-5");
+    assertEquals(2, sgd.exitCode(), sgd.toString());
+    assertTrue(sgd.err().contains("--l2 has 2 values [1.0E-6, 1.0E-5], but SGD takes one"),
+        sgd.err());
+    // the SGD path early-stops on the validation file and reports the heldout one
+    String early = lastLine(Cli.ok("train", "--train", f[0].toString(), "--validation",
+        validation.toString(), "--heldout", heldout32.toString(), "--task", "regression",
+        "--json", "--quiet").out());
+    assertTrue(early.contains("\"selected_on\":\"validation\""), early);
+    assertEquals(1500, jsonNumber(early, "train_rows"));
   }
 
   @Test
