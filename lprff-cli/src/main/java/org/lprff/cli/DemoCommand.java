@@ -123,7 +123,7 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   /** The closed form's lambdas, chosen among on the validation rows. */
-  static final List<Double> L2_GRID = List.of(1e-7, 1e-6, 1e-5);
+  static final List<Double> L2_GRID = List.of(1e-7, 3e-7, 1e-6, 3e-6, 1e-5);
 
   /** The rows of one split: x row-major n x D (standardized later), y = log(price). */
   record Split(int rows, float[] x, float[] y) {}
@@ -185,7 +185,7 @@ final class DemoCommand implements Callable<Integer> {
         for (Training.Solver s : solvers) {
           List<Double> l2 = s == Training.Solver.SGD ? List.of(Training.DEFAULT_L2) : L2_GRID;
           Training.Options options =
-              new Training.Options(false, epochs, null, 250, l2, "early-stop", seed, s);
+              new Training.Options(false, epochs, null, 250, l2, "early-stop", seed, s, true);
           Training.Outcome outcome =
               Training.run(train, validation, heldout, options, quiet ? null : err);
           Map<String, Object> o = outcome.json();

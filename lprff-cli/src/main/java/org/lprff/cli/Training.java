@@ -64,7 +64,7 @@ final class Training {
   /** What to train. */
   record Options(
       boolean classification, int epochs, Double lr, int batch, List<Double> l2s,
-      String schedule, long seed, Solver solver) {
+      String schedule, long seed, Solver solver, boolean debias) {
 
     Options {
       l2s = List.copyOf(l2s);
@@ -85,7 +85,8 @@ final class Training {
   /** A completed training. */
   record Outcome(
       FeaturizerSpec spec, Standardization standardization, Task task, String taskName,
-      int classes, long trainRows, long heldoutRows, Solver solver, String selectedOn, double l2,
+      int classes, long trainRows, long heldoutRows, Solver solver, boolean debiased,
+      String selectedOn, double l2,
       Map<Double, Double> l2Selection, TrainingResult result, Evaluation heldout, double seconds,
       TrainingMemory memory) {
 
@@ -125,6 +126,9 @@ final class Training {
       o.put("solver", solver.cliName);
       o.put("l2", l2);
       o.put("selected_on", selectedOn);
+      if (solver == Solver.CLOSED_FORM) {
+        o.put("debiased", debiased);
+      }
       if (l2Selection.size() > 1) {
         List<Object> tried = new java.util.ArrayList<>();
         l2Selection.forEach((lambda, loss) -> {
@@ -216,33 +220,37 @@ final class Training {
       TrainingResult result;
       double l2 = options.l2s().get(0);
       Map<Double, Double> selection = new LinkedHashMap<>();
+      boolean debiased = false;
       if (options.solver() == Solver.CLOSED_FORM) {
-        NormalEquations sums = ClosedFormRidge.accumulate(train, task,
+        NormalEquations raw = ClosedFormRidge.accumulate(train, task,
             ForkJoinPool.commonPool(), gramProgress(progress, "train", train.rows()));
-        LinearModel best = null;
-        for (double lambda : options.l2s()) {
-          println(progress, "closed form: Cholesky solve of the " + Format.count(spec.features())
-              + " x " + Format.count(spec.features()) + " system, l2 " + lambda);
-          LinearModel model = sums.solve(lambda);
-          if (options.l2s().size() == 1) {
-            best = model;
-            break;
-          }
-          double loss = Evaluation.of(model, task, stopping, 1000).meanLoss();
-          selection.put(lambda, loss);
-          println(progress, String.format(Locale.ROOT, "closed form: l2 %g, %s loss %.6g",
-              lambda, stoppingName, loss));
-          if (best == null || loss < selection.get(l2)) {
-            best = model;
-            l2 = lambda;
-          }
+        debiased = options.debias() && !spec.isFloat();
+        NormalEquations sums = debiased ? debias(raw, spec, "train", progress) : raw;
+        Choice choice =
+            choose(sums, task, options.l2s(), stopping, stoppingName, selection, progress);
+        if (choice.model() == null && debiased) {
+          println(progress, "closed form: with the rounding noise taken off no l2 gives a"
+              + " positive definite system (too few bits); solving with it kept");
+          debiased = false;
+          sums = raw;
+          selection.clear();
+          choice = choose(sums, task, options.l2s(), stopping, stoppingName, selection, progress);
         }
+        if (choice.model() == null) {
+          throw new IllegalArgumentException("no --l2 value gave a solvable system "
+              + options.l2s() + "; the last: " + choice.failure().getMessage(), choice.failure());
+        }
+        l2 = choice.l2();
+        LinearModel best = choice.model();
         if (validation != null) {
           // The validation rows only chose l2: the final model learns from them too.
-          NormalEquations all = sums.plus(ClosedFormRidge.accumulate(validation, task,
-              ForkJoinPool.commonPool(), gramProgress(progress, "validation", validation.rows())));
+          NormalEquations more = ClosedFormRidge.accumulate(validation, task,
+              ForkJoinPool.commonPool(), gramProgress(progress, "validation", validation.rows()));
+          if (debiased && !validation.spec().isFloat()) {
+            more = debias(more, validation.spec(), "validation", progress);
+          }
           println(progress, "closed form: refit on train + validation, l2 " + l2);
-          best = all.solve(l2);
+          best = sums.plus(more).solve(l2);
         }
         result = TrainingResult.solved(best, Double.NaN);
       } else {
@@ -269,8 +277,54 @@ final class Training {
       long trainRows = train.rows()
           + (validation != null && options.solver() == Solver.CLOSED_FORM ? validation.rows() : 0);
       return new Outcome(spec, standardization, task, taskName, classes, trainRows,
-          heldout.rows(), options.solver(), stoppingName, l2, selection, result, eval, seconds, memory);
+          heldout.rows(), options.solver(), debiased, stoppingName, l2, selection, result, eval, seconds, memory);
     }
+  }
+
+  /** The sums with the expected rounding variance of {@code spec}'s grid off their diagonal. */
+  private static NormalEquations debias(NormalEquations sums, FeaturizerSpec spec, String name,
+      PrintWriter progress) {
+    double variance = spec.scale().cosineRoundingVariance();
+    println(progress, String.format(Locale.ROOT, "closed form: taking the rounding variance"
+        + " %.4g per feature off the %s Gram diagonal", variance, name));
+    return sums.withoutRoundingNoise(variance);
+  }
+
+  /** The l2 chosen (or the only one), its model, or no model and the last failure. */
+  private record Choice(double l2, LinearModel model, IllegalArgumentException failure) {}
+
+  /**
+   * Solves for each l2; with several, keeps the one with the lowest loss on {@code stopping}
+   * (recorded in {@code selection}); an l2 whose system is not positive definite is skipped.
+   */
+  private static Choice choose(NormalEquations sums, Task task, List<Double> l2s,
+      ArrowBatches stopping, String stoppingName, Map<Double, Double> selection,
+      PrintWriter progress) {
+    Choice best = new Choice(l2s.get(0), null, null);
+    IllegalArgumentException failure = null;
+    for (double lambda : l2s) {
+      println(progress, "closed form: Cholesky solve of the " + Format.count(sums.features())
+          + " x " + Format.count(sums.features()) + " system, l2 " + lambda);
+      LinearModel model;
+      try {
+        model = sums.solve(lambda);
+      } catch (IllegalArgumentException e) {
+        failure = e;
+        println(progress, "closed form: l2 " + lambda + " skipped: " + e.getMessage());
+        continue;
+      }
+      if (l2s.size() == 1) {
+        return new Choice(lambda, model, null);
+      }
+      double loss = Evaluation.of(model, task, stopping, 1000).meanLoss();
+      selection.put(lambda, loss);
+      println(progress, String.format(Locale.ROOT, "closed form: l2 %g, %s loss %.6g", lambda,
+          stoppingName, loss));
+      if (best.model() == null || loss < selection.get(best.l2())) {
+        best = new Choice(lambda, model, null);
+      }
+    }
+    return best.model() != null ? best : new Choice(best.l2(), null, failure);
   }
 
   /**
