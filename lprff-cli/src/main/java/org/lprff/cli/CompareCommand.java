@@ -68,8 +68,10 @@ import picocli.CommandLine.Spec;
       "",
       "Kernel approximation: K is the exact kernel matrix of the subsample S (n = --rows rows),"
           + " K~ = Z Z^T of a method's features of the same rows; Δ1 and Δ2 are the smallest"
-          + " values with (1 - Δ1)(K + λI) <= K~ + λI <= (1 + Δ2)(K + λI), from the extreme"
-          + " eigenvalues of (K + λI)^(-1/2) (K~ - K) (K + λI)^(-1/2). λ = n x --l2: the"
+          + " values with (1 - Δ1)(K + λI) <= K~ + λI <= (1 + Δ2)(K + λI) (Loewner order), from"
+          + " the extreme"
+          + " eigenvalues of (K + λI)^(-1/2) (K~ - K) (K + λI)^(-1/2). λ = n x --l2 (n the"
+          + " subsample's rows): the"
           + " solvers minimize (1/2N) sum of squared errors + (l2/2)||w||^2 over N rows, i.e."
           + " kernel ridge with K + N l2 I (as ExactKernelRidge), so n l2 is the same"
           + " regularization relative to a kernel matrix of n rows."
@@ -166,7 +168,7 @@ final class CompareCommand implements Callable<Integer> {
 
   @Option(names = "--l2", defaultValue = "1e-6", paramLabel = "LAMBDA",
       description = "L2 penalty of the solvers (default ${DEFAULT-VALUE}); the Δ's use"
-          + " λ = --rows x LAMBDA (see above).")
+          + " λ = n x LAMBDA, n the kernel subsample's rows (see above).")
   double l2;
 
   @Option(names = "--rows", defaultValue = "2000", paramLabel = "N",
