@@ -17,7 +17,6 @@ import java.util.concurrent.Executors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.ejml.data.DMatrixRMaj;
-import org.lprff.arrow.input.Standardization;
 import org.lprff.vector.Featurizer;
 import org.lprff.vector.FeaturizerSpec;
 import org.lprff.vector.KernelFunction;
@@ -265,7 +264,7 @@ final class CompareCommand implements Callable<Integer> {
     CompareData.Rows heldoutRows;
     try (BufferAllocator allocator = new RootAllocator()) {
       CompareData.Rows first =
-          CompareData.read(train, format, labelColumn, idxLabels, allocator);
+          CompareData.read(train, format, labelColumn, idxLabels, "--idx-labels", allocator);
       if (heldout == null) {
         CompareData.Rows[] parts = CompareData.split(first, seed);
         trainRows = parts[0];
@@ -273,10 +272,18 @@ final class CompareCommand implements Callable<Integer> {
       } else {
         trainRows = first;
         heldoutRows =
-            CompareData.read(heldout, format, labelColumn, heldoutIdxLabels, allocator);
+            CompareData.read(heldout, format, labelColumn, heldoutIdxLabels,
+                "--heldout-idx-labels", allocator);
         if (heldoutRows.d() != trainRows.d()) {
           throw new IllegalArgumentException("heldout " + heldout + " has " + heldoutRows.d()
               + " feature columns, but " + train + " has " + trainRows.d());
+        }
+        for (int j = 0; j < trainRows.d(); j++) {
+          if (!trainRows.names().get(j).equals(heldoutRows.names().get(j))) {
+            throw new IllegalArgumentException("heldout " + heldout + " has column " + j + " '"
+                + heldoutRows.names().get(j) + "', but " + train + " has '"
+                + trainRows.names().get(j) + "'");
+          }
         }
       }
     }
@@ -297,10 +304,7 @@ final class CompareCommand implements Callable<Integer> {
       taskKind = classes == 2 ? Task.BINARY : Task.multiclass(classes);
     }
     if (standardize) {
-      Standardization s = CompareData.standardize(trainRows, heldoutRows);
-      if (heldout != null) {
-        s.requireColumns(heldoutRows.names());
-      }
+      CompareData.standardize(trainRows, heldoutRows);
     }
     if (nystromMatch) {
       methods = withMatchedNystrom(methods, trainRows.d(), taskKind.outputs());

@@ -47,12 +47,13 @@ final class CompareData {
 
   /**
    * Reads every row of {@code file} with its labels ({@code labels} reads, e.g. {@code
-   * --label-column}; {@code idxLabels} for IDX images).
+   * --label-column}; {@code idxLabels} for IDX images, given by the option {@code
+   * idxLabelsOption}).
    *
    * @throws IllegalArgumentException if the file has no labels or no rows
    */
   static Rows read(Path file, String format, String labelColumn, Path idxLabels,
-      BufferAllocator allocator) throws IOException {
+      String idxLabelsOption, BufferAllocator allocator) throws IOException {
     // The featurize options, filled in here: the same formats, defaults and messages.
     InputOptions in = new InputOptions();
     in.input = file;
@@ -68,7 +69,9 @@ final class CompareData {
         allocator)) {
       if (source.label() != LabelKind.PRESENT) {
         throw new IllegalArgumentException(file + " has no labels"
-            + (resolved == RowSources.Format.IDX ? " (give the IDX labels file)" : ""));
+            + (resolved == RowSources.Format.IDX
+                ? " (give its IDX labels file with " + idxLabelsOption + ")"
+                : ""));
       }
       int d = source.columns();
       float[] x = new float[Math.max(1, d) * 1024];

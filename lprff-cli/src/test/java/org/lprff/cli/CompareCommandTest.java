@@ -180,6 +180,11 @@ class CompareCommandTest {
     assertError(2, "--task is 'ranking'", base, "--task", "ranking");
     assertError(1, "--nystrom 400 exceeds the 300 training rows", base, "--nystrom", "400");
     assertError(2, "--l2 is 0.0", base, "--l2", "0");
+    Path renamed = dir.resolve("renamed.csv");
+    Files.writeString(renamed, Files.readString(heldoutCsv).replaceFirst("x2", "w2"));
+    assertError(1, "has column 2 'w2', but " + trainCsv + " has 'x2'",
+        new String[] {"compare", "--train", trainCsv.toString(), "--heldout",
+            renamed.toString(), "--label-column", "y", "--sigma", "2", "--quiet"});
     Path negative = dir.resolve("negative.csv");
     Files.writeString(negative, "a,y\n1,2\n2,-1\n3,4\n");
     assertError(1, "the label of train row 1 is -1.0, expected finite and > 0",
