@@ -14,9 +14,10 @@ import picocli.CommandLine.Spec;
     versionProvider = Version.class,
     description = "Low-precision random Fourier features: featurize rows of numbers into packed"
         + " b-bit features stored as Arrow IPC files, inspect them, train linear models on"
-        + " them, evaluate and predict; 'lprff demo' compares precisions on shipped data.",
+        + " them, evaluate and predict; 'lprff demo' compares precisions on shipped data, 'lprff"
+        + " compare' compares precisions and Nyström on any data.",
     subcommands = {FeaturizeCommand.class, InfoCommand.class, TrainCommand.class,
-        EvaluateCommand.class, PredictCommand.class, DemoCommand.class},
+        EvaluateCommand.class, PredictCommand.class, DemoCommand.class, CompareCommand.class},
     footer = {
       "",
       "Examples:",
@@ -28,6 +29,7 @@ import picocli.CommandLine.Spec;
       "      --model model.lprff",
       "  lprff predict --model model.lprff --input new.csv --output preds.csv",
       "  lprff demo",
+      "  lprff compare --train diamonds.csv --log-label --sigma 2 --nystrom 1024",
       "",
       "Exit codes: 0 success, 1 failure (one line on stderr), 2 usage error."
     })
@@ -45,6 +47,6 @@ final class LprffCommand implements Runnable {
   /** Without a subcommand: a usage error. */
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "missing a command: featurize, info, train, evaluate, predict or demo");
+    throw new ParameterException(spec.commandLine(), "missing a command: featurize, info, train, evaluate, predict, demo or compare");
   }
 }

@@ -1,0 +1,706 @@
+package org.lprff.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.ejml.data.DMatrixRMaj;
+import org.lprff.vector.Featurizer;
+import org.lprff.vector.FeaturizerSpec;
+import org.lprff.vector.KernelFunction;
+import org.lprff.vector.PackedRows;
+import org.lprff.vector.RandomParameters;
+import org.lprff.vector.metrics.KernelMatrix;
+import org.lprff.vector.metrics.NystromFeatures;
+import org.lprff.vector.metrics.SpectralApproximation;
+import org.lprff.vector.metrics.TrainingMemory;
+import org.lprff.vector.train.ClosedFormRidge;
+import org.lprff.vector.train.Evaluation;
+import org.lprff.vector.train.FeatureRows;
+import org.lprff.vector.train.InMemoryBatches;
+import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.Schedule;
+import org.lprff.vector.train.SgdTrainer;
+import org.lprff.vector.train.Task;
+import org.lprff.vector.train.TrainingResult;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code lprff compare}: LP-RFFs at several precisions and projections beside Nyström on the
+ * same raw data, each method's features trained through the same solver, with the kernel
+ * approximation metrics (Δ1, Δ2, ||K - K~||_F, ||K - K~||_2) on a heldout subsample and the
+ * training memory of the LP-RFF paper's Table 1.
+ */
+@Command(
+    name = "compare",
+    mixinStandardHelpOptions = true,
+    versionProvider = Version.class,
+    sortOptions = false,
+    description = {
+      "Compare feature methods on raw data: random Fourier features for every --projection x"
+          + " --features x --bits, and Nyström with each --nystrom landmark count. Every"
+          + " method's features train a linear model through the same --solver; one table row per"
+          + " method: m, training memory in bits (feature generation + one mini-batch of --batch"
+          + " rows + model, the LP-RFF paper's Table 1), the kernel approximation on a seeded"
+          + " heldout subsample of --rows rows, and the heldout metric (MSE or error rate).",
+      "",
+      "Data: --train and --heldout files (CSV, LIBSVM, IDX or Arrow, as featurize reads), or"
+          + " --train alone, split like the demo: data row i (0-based) is heldout iff"
+          + " mix64(seed + i) mod 5 == 0. Inputs are standardized with the training rows' mean"
+          + " and standard deviation (as featurize --standardize) unless --no-standardize.",
+      "",
+      "Kernel approximation: K is the exact kernel matrix of the subsample S (n = --rows rows),"
+          + " K~ = Z Z^T of a method's features of the same rows; Δ1 and Δ2 are the smallest"
+          + " values with (1 - Δ1)(K + λI) <= K~ + λI <= (1 + Δ2)(K + λI) (Loewner order), from"
+          + " the extreme"
+          + " eigenvalues of (K + λI)^(-1/2) (K~ - K) (K + λI)^(-1/2). λ = n x --l2 (n the"
+          + " subsample's rows): the"
+          + " solvers minimize (1/2N) sum of squared errors + (l2/2)||w||^2 over N rows, i.e."
+          + " kernel ridge with K + N l2 I (as ExactKernelRidge), so n l2 is the same"
+          + " regularization relative to a kernel matrix of n rows."
+    })
+final class CompareCommand implements Callable<Integer> {
+
+  /** Largest --rows: the subsample's n x n double matrices (n = 4096: 128 MiB each). */
+  static final int MAX_ROWS = 4096;
+
+  /** The subsample's stream of {@link RandomParameters#permutation} (next to Nyström's). */
+  static final int STREAM_SUBSAMPLE = NystromFeatures.STREAM_LANDMARKS - 1;
+
+  @Spec CommandSpec command;
+
+  @Option(names = "--train", required = true, paramLabel = "FILE",
+      description = "Training rows (or all rows, split 80/20 without --heldout).")
+  Path train;
+
+  @Option(names = "--heldout", paramLabel = "FILE",
+      description = "Heldout rows; without it --train is split like the demo.")
+  Path heldout;
+
+  @Option(names = "--format", defaultValue = "auto", paramLabel = "NAME",
+      description = "auto, csv, libsvm, idx or arrow, for both files (default ${DEFAULT-VALUE}).")
+  String format;
+
+  @Option(names = "--label-column", paramLabel = "COLUMN",
+      description = "The label column of CSV and Arrow input: a name, a 0-based index, first or"
+          + " last (default last).")
+  String labelColumn;
+
+  @Option(names = "--idx-labels", paramLabel = "FILE",
+      description = "The IDX labels file of the --train images.")
+  Path idxLabels;
+
+  @Option(names = "--heldout-idx-labels", paramLabel = "FILE",
+      description = "The IDX labels file of the --heldout images.")
+  Path heldoutIdxLabels;
+
+  @Option(names = "--log-label",
+      description = "Regress ln(label) (labels must be > 0), e.g. log(price) on diamonds.")
+  boolean logLabel;
+
+  @Option(names = "--standardize", negatable = true, defaultValue = "true",
+      fallbackValue = "true",
+      description = "Standardize inputs with the training statistics (default on).")
+  boolean standardize;
+
+  @Option(names = "--task", defaultValue = "regression", paramLabel = "TASK",
+      description = "regression or classification (default ${DEFAULT-VALUE}).")
+  String task;
+
+  @Option(names = "--kernel", defaultValue = "gaussian", paramLabel = "NAME",
+      description = "gaussian, laplacian or matern (default ${DEFAULT-VALUE}).")
+  String kernel;
+
+  @Option(names = "--sigma", paramLabel = "S",
+      description = "Bandwidth of the gaussian and laplacian kernels (required for them).")
+  Double sigma;
+
+  @Option(names = "--nu", paramLabel = "NU", description = "Matern smoothness 0.5, 1.5 or 2.5.")
+  Double nu;
+
+  @Option(names = "--length-scale", paramLabel = "L", description = "Matern length scale.")
+  Double lengthScale;
+
+  @Option(names = {"--features", "-m"}, split = ",", defaultValue = "1024", paramLabel = "M",
+      description = "Random features m, a comma list (default ${DEFAULT-VALUE}).")
+  List<Integer> features;
+
+  @Option(names = {"--bits", "-b"}, split = ",", defaultValue = "1,2,4,8,32", paramLabel = "B",
+      description = "Bits per feature, a comma list of 1, 2, 4, 8, 16, 32 (default"
+          + " ${DEFAULT-VALUE}); empty (--bits '') for Nyström alone.")
+  List<String> bits;
+
+  @Option(names = "--projection", split = ",", defaultValue = "circulant", paramLabel = "P",
+      description = "Projections, a comma list of dense, circulant, fastfood, orthogonal"
+          + " (default ${DEFAULT-VALUE}).")
+  List<String> projections;
+
+  @Option(names = "--quantizer", defaultValue = "stochastic", paramLabel = "NAME",
+      description = "stochastic or nearest (default ${DEFAULT-VALUE}).")
+  String quantizer;
+
+  @Option(names = "--nystrom", split = ",", paramLabel = "M",
+      description = "Nyström landmark counts, a comma list (each <= the training rows);"
+          + " landmarks are distinct training rows chosen by the seed.")
+  List<Integer> nystrom;
+
+  @Option(names = "--nystrom-match",
+      description = "Add, for every random-features method, Nyström with the most landmarks"
+          + " whose training memory does not exceed that method's.")
+  boolean nystromMatch;
+
+  @Option(names = "--l2", defaultValue = "1e-6", paramLabel = "LAMBDA",
+      description = "L2 penalty of the solvers (default ${DEFAULT-VALUE}); the Δ's use"
+          + " λ = n x LAMBDA, n the kernel subsample's rows (see above).")
+  double l2;
+
+  @Option(names = "--rows", defaultValue = "2000", paramLabel = "N",
+      description = "Heldout subsample for the kernel approximation, at most " + MAX_ROWS
+          + " (default ${DEFAULT-VALUE}; all heldout rows if fewer).")
+  int rows;
+
+  @Option(names = "--solver", defaultValue = "closed-form", paramLabel = "NAME",
+      description = "closed-form (ridge, exact minimizer; least squares for classification) or"
+          + " sgd (early stopping on the heldout loss, as train) (default ${DEFAULT-VALUE}).")
+  String solver;
+
+  @Option(names = "--batch", defaultValue = "250", paramLabel = "ROWS",
+      description = "Mini-batch rows s: of SGD, and of the memory accounting (default"
+          + " ${DEFAULT-VALUE}).")
+  int batch;
+
+  @Option(names = "--epochs", defaultValue = "100", paramLabel = "N",
+      description = "SGD epochs at most (default ${DEFAULT-VALUE}).")
+  int epochs;
+
+  @Option(names = "--lr", defaultValue = "1.0", paramLabel = "X",
+      description = "SGD learning rate (default ${DEFAULT-VALUE}).")
+  double lr;
+
+  @Option(names = "--seed", defaultValue = "1", paramLabel = "N",
+      description = "Seed of the split, features, landmarks, subsample and shuffling (default"
+          + " ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--threads", paramLabel = "N",
+      description = "Threads (default: all cores).")
+  Integer threads;
+
+  @Option(names = "--json", description = "Print the results as one JSON object, the last line"
+      + " of stdout, instead of the table.")
+  boolean json;
+
+  @Option(names = {"--quiet", "-q"}, description = "No progress lines.")
+  boolean quiet;
+
+  /** One method: random features (projection, bits, m) or Nyström with m landmarks. */
+  record Method(String projection, int bits, int m) {
+    static final String NYSTROM = "nystrom";
+
+    boolean nystrom() {
+      return projection.equals(NYSTROM);
+    }
+
+    String label() {
+      return nystrom() ? NYSTROM : projection + "/" + bits;
+    }
+  }
+
+  /** A method's measurements. */
+  record Row(
+      Method method, int featureCount, TrainingMemory memory, SpectralApproximation delta,
+      double metric, String stop, int epochs, double featurizeSeconds, double deltaSeconds,
+      double trainSeconds) {}
+
+  @Override
+  public Integer call() throws IOException {
+    try {
+      return compare();
+    } catch (UsageException e) {
+      throw new ParameterException(command.commandLine(), e.getMessage(), e);
+    }
+  }
+
+  private int compare() throws IOException {
+    boolean classification = switch (task.toLowerCase(Locale.ROOT)) {
+      case "regression" -> false;
+      case "classification" -> true;
+      default -> throw new UsageException(
+          "--task is '" + task + "', expected regression or classification");
+    };
+    boolean sgd = switch (solver.toLowerCase(Locale.ROOT)) {
+      case "sgd" -> true;
+      case "closed-form" -> false;
+      default -> throw new UsageException(
+          "--solver is '" + solver + "', expected closed-form or sgd");
+    };
+    checkOptions(classification);
+    List<Method> methods = methods();
+    int threadCount = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+    if (threadCount < 1) {
+      throw new UsageException("--threads is " + threadCount + ", expected >= 1");
+    }
+    PrintWriter err = command.commandLine().getErr();
+    PrintWriter out = command.commandLine().getOut();
+    long started = System.nanoTime();
+
+    CompareData.Rows trainRows;
+    CompareData.Rows heldoutRows;
+    try (BufferAllocator allocator = new RootAllocator()) {
+      CompareData.Rows first =
+          CompareData.read(train, format, labelColumn, idxLabels, "--idx-labels", allocator);
+      if (heldout == null) {
+        CompareData.Rows[] parts = CompareData.split(first, seed);
+        trainRows = parts[0];
+        heldoutRows = parts[1];
+      } else {
+        trainRows = first;
+        heldoutRows =
+            CompareData.read(heldout, format, labelColumn, heldoutIdxLabels,
+                "--heldout-idx-labels", allocator);
+        if (heldoutRows.d() != trainRows.d()) {
+          throw new IllegalArgumentException("heldout " + heldout + " has " + heldoutRows.d()
+              + " feature columns, but " + train + " has " + trainRows.d());
+        }
+        for (int j = 0; j < trainRows.d(); j++) {
+          if (!trainRows.names().get(j).equals(heldoutRows.names().get(j))) {
+            throw new IllegalArgumentException("heldout " + heldout + " has column " + j + " '"
+                + heldoutRows.names().get(j) + "', but " + train + " has '"
+                + trainRows.names().get(j) + "'");
+          }
+        }
+      }
+    }
+    if (logLabel) {
+      CompareData.logLabels(trainRows, "train");
+      CompareData.logLabels(heldoutRows, "heldout");
+    }
+    Task taskKind = Task.REGRESSION;
+    int classes = 1;
+    if (classification) {
+      int trainClasses = CompareData.classes(trainRows, "train");
+      int heldoutClasses = CompareData.classes(heldoutRows, "heldout");
+      classes = Math.max(2, trainClasses);
+      if (heldoutClasses > classes) {
+        throw new IllegalArgumentException("heldout has class " + (heldoutClasses - 1)
+            + ", but the training labels are in [0, " + (trainClasses - 1) + "]");
+      }
+      taskKind = classes == 2 ? Task.BINARY : Task.multiclass(classes);
+    }
+    if (standardize) {
+      CompareData.standardize(trainRows, heldoutRows);
+    }
+    if (nystromMatch) {
+      methods = withMatchedNystrom(methods, trainRows.d(), taskKind.outputs());
+    }
+    for (Method method : methods) {
+      if (method.nystrom() && method.m() > trainRows.n()) {
+        throw new IllegalArgumentException("--nystrom " + method.m() + " exceeds the "
+            + trainRows.n() + " training rows (landmarks are distinct training rows)");
+      }
+    }
+    int d = trainRows.d();
+    // Every spec is built before the long work, so a bad combination fails at once.
+    KernelFunction kernelFunction = specFor(new Method("dense", 32, 1), d).kernel();
+    for (Method method : methods) {
+      if (!method.nystrom()) {
+        specFor(method, d);
+      }
+    }
+    int n = Math.min(rows, heldoutRows.n());
+    int[] subsample = Arrays.copyOf(
+        RandomParameters.permutation(seed, STREAM_SUBSAMPLE, heldoutRows.n()), n);
+    Arrays.sort(subsample);
+    double lambda = n * l2;
+    progress(err, String.format(Locale.ROOT, "data: %s train rows, %s heldout rows, d = %d;"
+        + " kernel subsample n = %s (lambda = n x l2 = %.4g); %d methods; solver %s",
+        Format.count(trainRows.n()), Format.count(heldoutRows.n()), d, Format.count(n), lambda,
+        methods.size(), solver));
+
+    ExecutorService pool = threadCount > 1 ? Executors.newFixedThreadPool(threadCount - 1, r -> {
+      Thread t = new Thread(r, "lprff-compare");
+      t.setDaemon(true);
+      return t;
+    }) : null;
+    List<Row> results = new ArrayList<>();
+    try {
+      long t0 = System.nanoTime();
+      CompareData.Rows sample = heldoutRows.select(subsample);
+      DMatrixRMaj exact = KernelMatrix.exact(kernelFunction, sample.x(), n, d, pool);
+      SpectralApproximation.Reference reference =
+          SpectralApproximation.reference(exact, lambda, pool);
+      exact = null;
+      progress(err, String.format(Locale.ROOT, "exact kernel: %s x %s, K + lambda I factored"
+          + " in %s", Format.count(n), Format.count(n), Format.seconds(seconds(t0))));
+      Context context = new Context(trainRows, heldoutRows, subsample, reference, taskKind,
+          classes, sgd, pool, err);
+      for (Method method : methods) {
+        Row row = method.nystrom()
+            ? runNystrom(method, kernelFunction, context)
+            : runFeatures(method, context);
+        results.add(row);
+        progress(err, summary(row, taskKind));
+      }
+    } finally {
+      if (pool != null) {
+        pool.shutdownNow();
+      }
+    }
+    double total = seconds(started);
+    if (json) {
+      out.println(Json.write(json(results, trainRows, heldoutRows, n, lambda, taskKind, classes,
+          total)));
+    } else {
+      out.println(table(results, taskKind));
+      out.println(String.format(Locale.ROOT, "train %s rows, heldout %s rows, kernel subsample"
+          + " n = %s, lambda = n x l2 = %.4g, solver %s, total %s", Format.count(trainRows.n()),
+          Format.count(heldoutRows.n()), Format.count(n), lambda, solver,
+          Format.seconds(total)));
+    }
+    out.flush();
+    return 0;
+  }
+
+  /** What every method's run shares. */
+  private record Context(
+      CompareData.Rows train, CompareData.Rows heldout, int[] subsample,
+      SpectralApproximation.Reference reference, Task task, int classes, boolean sgd,
+      ExecutorService pool, PrintWriter err) {}
+
+  // ---- methods
+
+  private Row runFeatures(Method method, Context c) {
+    FeaturizerSpec spec = specFor(method, c.train().d());
+    Featurizer featurizer = Featurizer.of(spec);
+    progress(c.err(), method.label() + ", m = " + Format.count(method.m()) + ": featurizing");
+    try (Arena arena = Arena.ofShared()) {
+      long t0 = System.nanoTime();
+      FeatureRows trainZ = featurize(featurizer, spec, c.train(), arena, c.pool());
+      FeatureRows heldoutZ = featurize(featurizer, spec, c.heldout(), arena, c.pool());
+      double featurizeSeconds = seconds(t0);
+      long t1 = System.nanoTime();
+      long rowBytes = featurizer.rowBytes();
+      byte[] sample = new byte[Math.toIntExact(rowBytes * c.subsample().length)];
+      for (int k = 0; k < c.subsample().length; k++) {
+        MemorySegment.copy(heldoutZ.segment(), heldoutZ.byteOffset() + c.subsample()[k] * rowBytes,
+            MemorySegment.ofArray(sample), k * rowBytes, rowBytes);
+      }
+      DMatrixRMaj approx = KernelMatrix.gram(sample, c.subsample().length, spec, c.pool());
+      SpectralApproximation delta = c.reference().compare(approx);
+      double deltaSeconds = seconds(t1);
+      TrainingMemory memory = TrainingMemory.forProjection(spec.projection(), spec.inputDim(),
+          spec.features(), spec.bits(), batch, c.task().outputs());
+      return trainAndEvaluate(method, spec.features(), memory, delta, trainZ, heldoutZ, c,
+          featurizeSeconds, deltaSeconds);
+    }
+  }
+
+  private Row runNystrom(Method method, KernelFunction kernelFunction, Context c) {
+    CompareData.Rows tr = c.train();
+    progress(c.err(), "nystrom, m = " + Format.count(method.m()) + ": landmarks and features");
+    long t0 = System.nanoTime();
+    NystromFeatures map;
+    try {
+      map = NystromFeatures.fit(kernelFunction, tr.x(), tr.n(), tr.d(), method.m(), seed,
+          c.pool());
+    } catch (IllegalStateException e) {
+      throw new IllegalStateException("nystrom, m = " + method.m() + ": " + e.getMessage()
+          + " (the landmarks' kernel matrix; try fewer landmarks)", e);
+    }
+    int f = map.features();
+    float[] trainZ = new float[Math.multiplyExact(tr.n(), f)];
+    map.featurize(tr.x(), tr.n(), trainZ, c.pool());
+    float[] heldoutZ = new float[Math.multiplyExact(c.heldout().n(), f)];
+    map.featurize(c.heldout().x(), c.heldout().n(), heldoutZ, c.pool());
+    double featurizeSeconds = seconds(t0);
+    long t1 = System.nanoTime();
+    int n = c.subsample().length;
+    float[] sample = new float[n * f];
+    for (int k = 0; k < n; k++) {
+      System.arraycopy(heldoutZ, c.subsample()[k] * f, sample, k * f, f);
+    }
+    SpectralApproximation delta =
+        c.reference().compare(KernelMatrix.gram(sample, n, f, c.pool()));
+    double deltaSeconds = seconds(t1);
+    TrainingMemory memory =
+        TrainingMemory.forNystrom(tr.d(), method.m(), batch, c.task().outputs());
+    return trainAndEvaluate(method, f, memory, delta,
+        FeatureRows.float32(trainZ, 0, tr.n(), f), FeatureRows.float32(heldoutZ, 0,
+            c.heldout().n(), f), c, featurizeSeconds, deltaSeconds);
+  }
+
+  private Row trainAndEvaluate(Method method, int featureCount, TrainingMemory memory,
+      SpectralApproximation delta, FeatureRows trainZ, FeatureRows heldoutZ, Context c,
+      double featurizeSeconds, double deltaSeconds) {
+    InMemoryBatches trainSource = batches(trainZ, c.train(), c.task());
+    InMemoryBatches heldoutSource = batches(heldoutZ, c.heldout(), c.task()).ordered();
+    long t0 = System.nanoTime();
+    LinearModel model;
+    String stop;
+    int epochCount = 0;
+    if (c.sgd()) {
+      TrainingResult result = SgdTrainer.builder(c.task(), featureCount)
+          .batchSize(batch)
+          .l2(l2)
+          .seed(seed)
+          .schedule(Schedule.earlyStopping(epochs, lr))
+          .build()
+          .train(trainSource, heldoutSource);
+      epochCount = result.epochs();
+      stop = result.stopReason().name().toLowerCase(Locale.ROOT);
+      if (result.diverged()) {
+        return new Row(method, featureCount, memory, delta, Double.NaN, stop, epochCount,
+            featurizeSeconds, deltaSeconds, seconds(t0));
+      }
+      model = result.model();
+    } else {
+      model = ClosedFormRidge.fit(trainSource.ordered(), c.task(), l2);
+      stop = "closed_form";
+    }
+    double trainSeconds = seconds(t0);
+    Evaluation eval = Evaluation.of(model, c.task(), heldoutSource, 1000);
+    return new Row(method, featureCount, memory, delta, eval.metric(), stop, epochCount,
+        featurizeSeconds, deltaSeconds, trainSeconds);
+  }
+
+  private static InMemoryBatches batches(FeatureRows z, CompareData.Rows rows, Task task) {
+    return task == Task.REGRESSION
+        ? InMemoryBatches.of(z, rows.y())
+        : InMemoryBatches.of(z, rows.classes());
+  }
+
+  /** All rows featurized (row ids 0..n-1, draw 0, as featurize writes a file) into native memory. */
+  private static FeatureRows featurize(Featurizer featurizer, FeaturizerSpec spec,
+      CompareData.Rows rows, Arena arena, ExecutorService pool) {
+    long rowBytes = featurizer.rowBytes();
+    // Native memory: the product kernels run ~10x slower on byte[]-backed segments.
+    MemorySegment out = arena.allocate(Math.max(1, rowBytes * rows.n()), 64);
+    if (pool == null) {
+      featurizer.featurize(rows.x(), rows.n(), 0, out, 0, 0);
+    } else {
+      featurizer.featurize(rows.x(), rows.n(), 0, out, 0, 0, pool);
+    }
+    return spec.isFloat()
+        ? FeatureRows.float32(out, 0, rows.n(), spec.features())
+        : FeatureRows.of(new PackedRows(out, 0, rows.n(), spec.features(), spec.scale()));
+  }
+
+  // ---- options
+
+  private void checkOptions(boolean classification) {
+    if (rows < 1 || rows > MAX_ROWS) {
+      throw new UsageException("--rows is " + rows + ", expected 1 to " + MAX_ROWS
+          + " (the kernel subsample's n x n matrices)");
+    }
+    if (!(l2 > 0) || Double.isInfinite(l2)) {
+      throw new UsageException("--l2 is " + l2 + ", expected finite and > 0 (K + n l2 I must be"
+          + " positive definite)");
+    }
+    if (batch < 1) {
+      throw new UsageException("--batch is " + batch + ", expected >= 1");
+    }
+    if (epochs < 1) {
+      throw new UsageException("--epochs is " + epochs + ", expected >= 1");
+    }
+    if (!(lr > 0) || Double.isInfinite(lr)) {
+      throw new UsageException("--lr is " + lr + ", expected finite and > 0");
+    }
+    if (classification && logLabel) {
+      throw new UsageException("--log-label applies to regression, not --task classification");
+    }
+  }
+
+  /** The methods in order: projections x features x bits, then Nyström; duplicates refused. */
+  List<Method> methods() {
+    List<Integer> bitList = new ArrayList<>();
+    for (String b : bits) {
+      if (b.isBlank()) {
+        continue;
+      }
+      int value;
+      try {
+        value = Integer.parseInt(b.strip());
+      } catch (NumberFormatException e) {
+        throw new UsageException("--bits has '" + b + "', expected 1, 2, 4, 8, 16 or 32");
+      }
+      if (!FeaturizerSpec.SUPPORTED_BITS.contains(value)) {
+        throw new UsageException("--bits has " + value + ", expected 1, 2, 4, 8, 16 or 32");
+      }
+      bitList.add(value);
+    }
+    for (int m : features) {
+      if (m < 1) {
+        throw new UsageException("--features has " + m + ", expected >= 1");
+      }
+    }
+    LinkedHashSet<Method> methods = new LinkedHashSet<>();
+    for (String p : projections) {
+      String name = SpecOptions.projectionName(p.strip());
+      for (int m : features) {
+        for (int b : bitList) {
+          if (!methods.add(new Method(name, b, m))) {
+            throw new UsageException("method " + name + "/" + b + " at m = " + m
+                + " is listed twice");
+          }
+        }
+      }
+    }
+    for (int m : nystrom == null ? List.<Integer>of() : nystrom) {
+      if (m < 1 || m > KernelMatrix.MAX_N) {
+        throw new UsageException("--nystrom has " + m + ", expected 1 to " + KernelMatrix.MAX_N);
+      }
+      if (!methods.add(new Method(Method.NYSTROM, 32, m))) {
+        throw new UsageException("--nystrom " + m + " is listed twice");
+      }
+    }
+    if (methods.isEmpty()) {
+      throw new UsageException("no methods: give --bits with --projection, or --nystrom");
+    }
+    return List.copyOf(methods);
+  }
+
+  /**
+   * The methods followed by Nyström at, for each random-features method, the largest m whose
+   * {@link TrainingMemory#forNystrom} total is at most that method's (none if even m = 1 is
+   * larger); landmark counts already listed are not repeated.
+   */
+  List<Method> withMatchedNystrom(List<Method> methods, int d, int outputs) {
+    LinkedHashSet<Method> all = new LinkedHashSet<>(methods);
+    for (Method method : methods) {
+      if (method.nystrom()) {
+        continue;
+      }
+      long budget = TrainingMemory.forProjection(method.projection(), d, method.m(),
+          method.bits(), batch, outputs).totalBits();
+      int m = 0;
+      while (m < KernelMatrix.MAX_N
+          && TrainingMemory.forNystrom(d, m + 1, batch, outputs).totalBits() <= budget) {
+        m++;
+      }
+      if (m > 0) {
+        all.add(new Method(Method.NYSTROM, 32, m));
+      }
+    }
+    return List.copyOf(all);
+  }
+
+  /** The featurizer spec of a random-features method, validated as featurize does. */
+  FeaturizerSpec specFor(Method method, int d) {
+    SpecOptions s = new SpecOptions();
+    s.kernel = kernel;
+    s.sigma = sigma;
+    s.nu = nu;
+    s.lengthScale = lengthScale;
+    s.features = method.m();
+    s.bits = method.bits();
+    s.projection = method.projection();
+    s.seed = seed;
+    s.quantizer = quantizer;
+    return s.build(d);
+  }
+
+  // ---- output
+
+  private void progress(PrintWriter err, String line) {
+    if (!quiet) {
+      err.println(line);
+      err.flush();
+    }
+  }
+
+  private static double seconds(long since) {
+    return (System.nanoTime() - since) / 1e9;
+  }
+
+  private static String metricName(Task task) {
+    return task == Task.REGRESSION ? "heldout MSE" : "heldout error";
+  }
+
+  private static String summary(Row r, Task task) {
+    return String.format(Locale.ROOT, "%s, m = %s: delta1 %.4g, delta2 %.4g, %s %s (featurize"
+        + " %s, kernel metrics %s, train %s)", r.method().label(),
+        Format.count(r.method().m()), r.delta().delta1(), r.delta().delta2(), metricName(task),
+        Double.isNaN(r.metric()) ? "diverged" : String.format(Locale.ROOT, "%.5g", r.metric()),
+        Format.seconds(r.featurizeSeconds()), Format.seconds(r.deltaSeconds()),
+        Format.seconds(r.trainSeconds()));
+  }
+
+  static String table(List<Row> results, Task task) {
+    StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
+        "%-14s  %6s  %8s  %14s  %9s  %9s  %10s  %10s  %13s%n", "method", "m", "features",
+        "memory bits", "delta1", "delta2", "|K-K~|_F", "|K-K~|_2", metricName(task)));
+    for (Row r : results) {
+      s.append(String.format(Locale.ROOT,
+          "%-14s  %6d  %8d  %14s  %9.4g  %9.4g  %10.4g  %10.4g  %13s%n", r.method().label(),
+          r.method().m(), r.featureCount(), Format.count(r.memory().totalBits()),
+          r.delta().delta1(), r.delta().delta2(), r.delta().frobeniusError(),
+          r.delta().spectralError(),
+          Double.isNaN(r.metric()) ? "diverged" : String.format(Locale.ROOT, "%.5f", r.metric())));
+    }
+    return s.toString().stripTrailing();
+  }
+
+  private Map<String, Object> json(List<Row> results, CompareData.Rows trainRows,
+      CompareData.Rows heldoutRows, int n, double lambda, Task taskKind, int classes,
+      double total) {
+    Map<String, Object> o = Json.object();
+    o.put("task", taskKind == Task.REGRESSION ? "regression"
+        : taskKind == Task.BINARY ? "binary" : "classification");
+    o.put("classes", classes);
+    o.put("train_rows", trainRows.n());
+    o.put("heldout_rows", heldoutRows.n());
+    o.put("input_dim", trainRows.d());
+    o.put("kernel_rows", n);
+    o.put("lambda", lambda);
+    o.put("l2", l2);
+    o.put("solver", solver.toLowerCase(Locale.ROOT));
+    o.put("batch", batch);
+    o.put("seed", seed);
+    o.put("metric", taskKind == Task.REGRESSION ? "mse" : "error_rate");
+    List<Object> list = new ArrayList<>();
+    for (Row r : results) {
+      Map<String, Object> m = Json.object();
+      m.put("method", r.method().label());
+      m.put("projection", r.method().nystrom() ? null : r.method().projection());
+      m.put("bits", r.method().bits());
+      m.put("m", r.method().m());
+      m.put("features", r.featureCount());
+      Map<String, Object> mem = Json.object();
+      mem.put("feature_generation_bits", r.memory().featureGenerationBits());
+      mem.put("mini_batch_bits", r.memory().miniBatchBits());
+      mem.put("model_bits", r.memory().modelBits());
+      mem.put("total_bits", r.memory().totalBits());
+      m.put("training_memory", mem);
+      m.put("delta1", r.delta().delta1());
+      m.put("delta2", r.delta().delta2());
+      m.put("frobenius_error", r.delta().frobeniusError());
+      m.put("spectral_error", r.delta().spectralError());
+      m.put("heldout_metric", Double.isNaN(r.metric()) ? null : r.metric());
+      m.put("stop_reason", r.stop());
+      m.put("epochs", r.epochs());
+      m.put("featurize_seconds", r.featurizeSeconds());
+      m.put("kernel_metric_seconds", r.deltaSeconds());
+      m.put("train_seconds", r.trainSeconds());
+      list.add(m);
+    }
+    o.put("methods", list);
+    o.put("seconds", total);
+    return o;
+  }
+}

@@ -1,0 +1,172 @@
+package org.lprff.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.lprff.arrow.input.LabelColumn;
+import org.lprff.arrow.input.LabelKind;
+import org.lprff.arrow.input.RowBatch;
+import org.lprff.arrow.input.RowSource;
+import org.lprff.arrow.input.RowSources;
+import org.lprff.arrow.input.Standardization;
+
+/**
+ * The raw rows of {@code lprff compare}, read whole into memory: the train and heldout sets (two
+ * files, or one file split like the demo), labels transformed and checked, inputs standardized
+ * with the training statistics exactly as {@code featurize --standardize} computes them.
+ */
+final class CompareData {
+
+  private CompareData() {}
+
+  /** n rows of d floats, row-major, with one label each; {@code names} the feature columns. */
+  record Rows(float[] x, float[] y, int n, int d, List<String> names) {
+
+    /** Rows {@code indices} of this set, in that order. */
+    Rows select(int[] indices) {
+      float[] sx = new float[indices.length * d];
+      float[] sy = new float[indices.length];
+      for (int k = 0; k < indices.length; k++) {
+        System.arraycopy(x, indices[k] * d, sx, k * d, d);
+        sy[k] = y[indices[k]];
+      }
+      return new Rows(sx, sy, indices.length, d, names);
+    }
+
+    /** The labels as class indices. */
+    int[] classes() {
+      int[] c = new int[n];
+      for (int i = 0; i < n; i++) {
+        c[i] = (int) y[i];
+      }
+      return c;
+    }
+  }
+
+  /**
+   * Reads every row of {@code file} with its labels ({@code labels} reads, e.g. {@code
+   * --label-column}; {@code idxLabels} for IDX images, given by the option {@code
+   * idxLabelsOption}).
+   *
+   * @throws IllegalArgumentException if the file has no labels or no rows
+   */
+  static Rows read(Path file, String format, String labelColumn, Path idxLabels,
+      String idxLabelsOption, BufferAllocator allocator) throws IOException {
+    // The featurize options, filled in here: the same formats, defaults and messages.
+    InputOptions in = new InputOptions();
+    in.input = file;
+    in.format = format;
+    in.labelColumn = labelColumn;
+    in.idxLabels = idxLabels;
+    RowSources.Format resolved = in.format();
+    LabelColumn label = in.labelColumn(resolved, null);
+    if (label == LabelColumn.NONE) {
+      throw new UsageException("--label-column none: compare trains models and needs labels");
+    }
+    try (RowSource source = in.open(resolved, label, RowSources.Options.DEFAULT_BATCH_ROWS,
+        allocator)) {
+      if (source.label() != LabelKind.PRESENT) {
+        throw new IllegalArgumentException(file + " has no labels"
+            + (resolved == RowSources.Format.IDX
+                ? " (give its IDX labels file with " + idxLabelsOption + ")"
+                : ""));
+      }
+      int d = source.columns();
+      float[] x = new float[Math.max(1, d) * 1024];
+      float[] y = new float[1024];
+      int n = 0;
+      for (RowBatch b = source.next(); b != null; b = source.next()) {
+        long need = (long) n + b.rows();
+        if (need * d > Integer.MAX_VALUE - 16) {
+          throw new IllegalArgumentException(file + " has more than " + n + " rows of " + d
+              + " values: too many to hold in one array for compare");
+        }
+        while (y.length < need) {
+          y = Arrays.copyOf(y, (int) Math.min(Integer.MAX_VALUE - 16L, 2L * y.length));
+          x = Arrays.copyOf(x, (int) Math.min(Integer.MAX_VALUE - 16L, (long) y.length * d));
+        }
+        System.arraycopy(b.values(), 0, x, n * d, b.rows() * d);
+        System.arraycopy(b.labels(), 0, y, n, b.rows());
+        n += b.rows();
+      }
+      if (n == 0) {
+        throw new IllegalArgumentException(file + " has no data rows");
+      }
+      return new Rows(Arrays.copyOf(x, n * d), Arrays.copyOf(y, n), n, d, source.columnNames());
+    }
+  }
+
+  /** SplitMix64's finalizer, as {@link DemoCommand#mix64}. */
+  static boolean heldout(long seed, long i) {
+    return DemoCommand.heldout(seed, i);
+  }
+
+  /** {train, heldout}: data row i is heldout iff mix64(seed + i) mod 5 == 0 (the demo's split). */
+  static Rows[] split(Rows all, long seed) {
+    int held = 0;
+    for (int i = 0; i < all.n(); i++) {
+      if (heldout(seed, i)) {
+        held++;
+      }
+    }
+    int[] heldIndices = new int[held];
+    int[] trainIndices = new int[all.n() - held];
+    for (int i = 0, h = 0, t = 0; i < all.n(); i++) {
+      if (heldout(seed, i)) {
+        heldIndices[h++] = i;
+      } else {
+        trainIndices[t++] = i;
+      }
+    }
+    if (held == 0 || held == all.n()) {
+      throw new IllegalArgumentException("the seeded 80/20 split of " + all.n()
+          + " rows left " + (held == 0 ? "no heldout" : "no training") + " rows; give more rows"
+          + " or a separate --heldout file");
+    }
+    return new Rows[] {all.select(trainIndices), all.select(heldIndices)};
+  }
+
+  /** y := ln(y) in place; every label must be > 0 (the message names set, row and value). */
+  static void logLabels(Rows rows, String set) {
+    float[] y = rows.y();
+    for (int i = 0; i < rows.n(); i++) {
+      if (!(y[i] > 0) || Float.isInfinite(y[i])) {
+        throw new IllegalArgumentException("--log-label: the label of " + set + " row " + i
+            + " is " + y[i] + ", expected finite and > 0");
+      }
+      y[i] = (float) Math.log(y[i]);
+    }
+  }
+
+  /**
+   * Checks that the labels are class indices and returns the number of classes they imply
+   * (largest + 1).
+   */
+  static int classes(Rows rows, String set) {
+    try {
+      return org.lprff.arrow.input.Labels.requireClassIndices(rows.y(), rows.n(), 0);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(set + ": " + e.getMessage()
+          + " (--task classification needs class indices 0, 1, ...)", e);
+    }
+  }
+
+  /**
+   * Fits the standardization on {@code train} (mean and sample standard deviation, as {@code
+   * featurize --standardize}) and applies it to both sets in place.
+   */
+  static Standardization standardize(Rows train, Rows heldout) {
+    Standardization.Accumulator statistics = new Standardization.Accumulator(train.d());
+    statistics.add(batch(train));
+    Standardization s = statistics.finish(train.names());
+    s.apply(batch(train));
+    s.apply(batch(heldout));
+    return s;
+  }
+
+  private static RowBatch batch(Rows rows) {
+    return new RowBatch(rows.x(), rows.n(), rows.d(), rows.y(), 0);
+  }
+}
