@@ -38,14 +38,25 @@ final class TrainCommand implements Callable<Integer> {
   Path train;
 
   @Option(names = "--heldout", required = true, paramLabel = "FILE",
-      description = "Heldout feature file with the same spec (e.g. featurize --like).")
+      description = "Heldout feature file with the same spec (e.g. featurize --like); it"
+          + " early-stops training unless --validation is given.")
   Path heldout;
+
+  @Option(names = "--validation", paramLabel = "FILE",
+      description = "Validation feature file with the same spec: early stopping (and the choice"
+          + " of the best weights) uses it, and --heldout is only evaluated at the end.")
+  Path validation;
 
   @Option(names = "--task", required = true, paramLabel = "TASK",
       description = "regression (Float32 labels) or classification (Int32 classes, or Float32"
           + " labels that are all integers; 2 classes train a logistic model, more a softmax"
           + " one).")
   String task;
+
+  @Option(names = "--classes", paramLabel = "K",
+      description = "Classification: the number of classes K >= 2 (labels in [0, K)); default"
+          + " 1 + the largest training label.")
+  Integer classes;
 
   @Option(names = "--epochs", defaultValue = "100", paramLabel = "N",
       description = "Epochs at most (default ${DEFAULT-VALUE}).")
@@ -97,6 +108,10 @@ final class TrainCommand implements Callable<Integer> {
           + batch + ", --l2 " + l2 + ", --lr " + lr + ": expected epochs, batch >= 1, l2 >= 0,"
           + " lr > 0");
     }
+    if (classes != null && (!classification || classes < 2)) {
+      throw new ParameterException(command.commandLine(), "--classes is " + classes + ", expected"
+          + (classification ? " >= 2" : " only with --task classification"));
+    }
     if (model != null) {
       Path dir = model.toAbsolutePath().getParent();
       if (dir == null || !Files.isDirectory(dir)) {
@@ -105,10 +120,10 @@ final class TrainCommand implements Callable<Integer> {
     }
     PrintWriter err = command.commandLine().getErr();
     Training.Options options =
-        new Training.Options(classification, epochs, lr, batch, l2, schedule, seed);
+        new Training.Options(classification, epochs, lr, batch, l2, schedule, seed, classes);
     Training.Outcome outcome;
     try {
-      outcome = Training.run(train, heldout, options, quiet ? null : err);
+      outcome = Training.run(train, validation, heldout, options, quiet ? null : err);
     } catch (UsageException e) {
       throw new ParameterException(command.commandLine(), e.getMessage(), e);
     }
@@ -134,6 +149,12 @@ final class TrainCommand implements Callable<Integer> {
         ? String.format(Locale.ROOT, "heldout MSE %.6g", o.heldout().metric())
         : String.format(Locale.ROOT, "heldout error rate %.4f, log-loss %.6g",
             o.heldout().metric(), o.heldout().meanLoss());
+    if (o.validation() != null) {
+      metric = (o.task() == Task.REGRESSION
+          ? String.format(Locale.ROOT, "validation MSE %.6g", o.validation().metric())
+          : String.format(Locale.ROOT, "validation error rate %.4f", o.validation().metric()))
+          + " (early stopping); " + metric;
+    }
     return String.format(Locale.ROOT, "%s; %d epochs, %d halvings, stopped: %s, %s",
         metric, o.result().epochs(), o.result().halvings(),
         o.result().stopReason().name().toLowerCase(Locale.ROOT), Format.seconds(o.seconds()));

@@ -35,21 +35,36 @@ final class Training {
   static final double DEFAULT_LR_CLASSIFICATION = 1.0;
   static final double DEFAULT_L2 = 1e-6;
 
-  /** What to train. */
+  /**
+   * What to train.
+   *
+   * @param classes the declared number of classes (>= 2), or null to take 1 + the largest
+   *     training label
+   */
   record Options(
       boolean classification, int epochs, Double lr, int batch, double l2, String schedule,
-      long seed) {
+      long seed, Integer classes) {
+
+    Options(boolean classification, int epochs, Double lr, int batch, double l2, String schedule,
+        long seed) {
+      this(classification, epochs, lr, batch, l2, schedule, seed, null);
+    }
 
     double learningRate() {
       return lr != null ? lr : classification ? DEFAULT_LR_CLASSIFICATION : DEFAULT_LR_REGRESSION;
     }
   }
 
-  /** A completed training. */
+  /**
+   * A completed training.
+   *
+   * @param validation the early-stopping file's evaluation of the final model when it is a
+   *     separate {@code --validation} file, else null (then the heldout file stopped training)
+   */
   record Outcome(
       FeaturizerSpec spec, Standardization standardization, Task task, String taskName,
       int classes, long trainRows, long heldoutRows, TrainingResult result, Evaluation heldout,
-      double seconds, TrainingMemory memory) {
+      double seconds, TrainingMemory memory, Evaluation validation) {
 
     ModelFile.Model model(double l2) {
       Map<String, String> training = new LinkedHashMap<>();
@@ -59,6 +74,9 @@ final class Training {
       training.put("best_epoch", Integer.toString(result.bestEpoch()));
       training.put("rows", Long.toString(trainRows));
       training.put("heldout_metric", Double.toString(heldout.metric()));
+      if (validation != null) {
+        training.put("validation_metric", Double.toString(validation.metric()));
+      }
       return new ModelFile.Model(spec, standardization, taskName, classes, l2, result.model(),
           training);
     }
@@ -78,6 +96,13 @@ final class Training {
         o.put("heldout_log_loss", heldout.meanLoss());
       }
       o.put("heldout_loss", heldout.meanLoss());
+      o.put("early_stopping", validation == null ? "heldout" : "validation");
+      if (validation != null) {
+        o.put("validation_rows", validation.rows());
+        o.put(task == Task.REGRESSION ? "validation_mse" : "validation_error_rate",
+            validation.metric());
+        o.put("validation_loss", validation.meanLoss());
+      }
       o.put("epochs", result.epochs());
       o.put("halvings", result.halvings());
       o.put("best_epoch", result.bestEpoch());
@@ -99,18 +124,30 @@ final class Training {
   /** Trains; an IllegalArgumentException or IllegalStateException carries the message for users. */
   static Outcome run(Path trainFile, Path heldoutFile, Options options, PrintWriter progress)
       throws IOException {
+    return run(trainFile, null, heldoutFile, options, progress);
+  }
+
+  /**
+   * Trains, early-stopping on {@code validationFile} (featurized like the training file) when it
+   * is not null, so that the heldout file is only evaluated at the end; else on the heldout file.
+   */
+  static Outcome run(Path trainFile, Path validationFile, Path heldoutFile, Options options,
+      PrintWriter progress) throws IOException {
     try (ArrowBatches train = ArrowBatches.open(trainFile, Order.ROWS, options.classification());
         ArrowBatches heldout =
-            ArrowBatches.open(heldoutFile, Order.SEQUENTIAL, options.classification())) {
+            ArrowBatches.open(heldoutFile, Order.SEQUENTIAL, options.classification());
+        ArrowBatches validation = validationFile == null ? null
+            : ArrowBatches.open(validationFile, Order.SEQUENTIAL, options.classification())) {
       FeaturizerSpec spec = train.spec();
-      try {
-        heldout.schema().requireCompatible(spec);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("heldout " + heldoutFile + " was not featurized like "
-            + trainFile + ": " + e.getMessage(), e);
-      }
+      requireLike(heldout, "heldout", heldoutFile, spec, trainFile);
       checkLabels(trainFile, train.labelType(), options.classification());
       checkLabels(heldoutFile, heldout.labelType(), options.classification());
+      if (validation != null) {
+        requireLike(validation, "validation", validationFile, spec, trainFile);
+        checkLabels(validationFile, validation.labelType(), options.classification());
+      }
+      ArrowBatches stopping = validation != null ? validation : heldout;
+      String stopName = validation != null ? "validation" : "heldout";
       int classes = 1;
       Task task = Task.REGRESSION;
       String taskName = "regression";
@@ -120,11 +157,17 @@ final class Training {
           trainClasses = maxClass(scan, trainFile) + 1;
         }
         int heldoutClasses = maxClass(heldout, heldoutFile) + 1;
-        classes = Math.max(2, trainClasses);
-        if (heldoutClasses > classes) {
-          throw new IllegalArgumentException("heldout " + heldoutFile + " has class "
-              + (heldoutClasses - 1) + ", but the training labels of " + trainFile + " are in [0, "
-              + (trainClasses - 1) + "]");
+        int validationClasses = validation == null ? 0 : maxClass(validation, validationFile) + 1;
+        if (options.classes() != null) {
+          classes = options.classes();
+          requireDeclared(classes, trainClasses, trainFile);
+          requireDeclared(classes, heldoutClasses, heldoutFile);
+          requireDeclared(classes, validationClasses, validationFile);
+        } else {
+          classes = Math.max(2, trainClasses);
+          requireTrainingClasses(heldoutClasses, "heldout " + heldoutFile, classes, trainFile);
+          requireTrainingClasses(
+              validationClasses, "validation " + validationFile, classes, trainFile);
         }
         task = classes == 2 ? Task.BINARY : Task.multiclass(classes);
         taskName = classes == 2 ? "binary" : "classification";
@@ -144,22 +187,50 @@ final class Training {
           .l2(options.l2())
           .seed(options.seed())
           .schedule(schedule)
-          .listener(progress == null ? r -> {} : r -> printEpoch(progress, r, chosen))
+          .listener(progress == null ? r -> {} : r -> printEpoch(progress, r, chosen, stopName))
           .build()
-          .train(train, heldout);
+          .train(train, stopping);
       double seconds = (System.nanoTime() - start) / 1e9;
       if (result.diverged()) {
         throw new IllegalStateException("training diverged (" + result.message() + ") at --lr "
             + lr + "; try a smaller --lr, e.g. " + lr / 4 + "; no model was written");
       }
       Evaluation eval = Evaluation.of(result.model(), task, heldout, 1000);
+      Evaluation validationEval =
+          validation == null ? null : Evaluation.of(result.model(), task, validation, 1000);
       Map<String, String> meta = train.schema().metadata();
       Standardization standardization =
           meta.containsKey(Standardization.KEY_MEAN) ? Standardization.fromMap(meta) : null;
       TrainingMemory memory = TrainingMemory.forProjection(spec.projection(), spec.inputDim(),
           spec.features(), spec.bits(), options.batch(), task.outputs());
       return new Outcome(spec, standardization, task, taskName, classes, train.rows(),
-          heldout.rows(), result, eval, seconds, memory);
+          heldout.rows(), result, eval, seconds, memory, validationEval);
+    }
+  }
+
+  private static void requireLike(
+      ArrowBatches file, String role, Path path, FeaturizerSpec spec, Path trainFile) {
+    try {
+      file.schema().requireCompatible(spec);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(role + " " + path + " was not featurized like "
+          + trainFile + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Refuses classes of another file that the training labels (1 + their largest) lack. */
+  private static void requireTrainingClasses(int seen, String what, int classes, Path trainFile) {
+    if (seen > classes) {
+      throw new IllegalArgumentException(what + " has class " + (seen - 1)
+          + ", but the training labels of " + trainFile + " are in [0, " + (classes - 1) + "]");
+    }
+  }
+
+  /** Refuses labels outside the declared {@code --classes} (seen: 1 + the largest label). */
+  private static void requireDeclared(int classes, int seen, Path file) {
+    if (seen > classes) {
+      throw new IllegalArgumentException("--classes is " + classes + ", but " + file
+          + " has class " + (seen - 1) + " (labels must be in [0, " + (classes - 1) + "])");
     }
   }
 
@@ -194,10 +265,12 @@ final class Training {
     return max;
   }
 
-  static void printEpoch(PrintWriter err, EpochRecord r, Task task) {
+  /** One epoch's line; {@code stopping} names the file early stopping reads (heldout/validation). */
+  static void printEpoch(PrintWriter err, EpochRecord r, Task task, String stopping) {
     err.println(String.format(Locale.ROOT,
-        "epoch %3d  train loss %.6g  heldout loss %.6g  heldout %s %.6g  lr %.4g  %.2f s%s",
-        r.epoch(), r.trainLoss(), r.heldoutLoss(), task == Task.REGRESSION ? "MSE" : "error",
+        "epoch %3d  train loss %.6g  %s loss %.6g  %s %s %.6g  lr %.4g  %.2f s%s",
+        r.epoch(), r.trainLoss(), stopping, r.heldoutLoss(), stopping,
+        task == Task.REGRESSION ? "MSE" : "error",
         r.heldoutMetric(), r.learningRate(), r.seconds(),
         r.halved() ? "  (halved)" : r.improved() ? "" : "  (reverted)"));
     err.flush();
