@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
         + " b-bit features stored as Arrow IPC files, inspect them, train linear models on"
         + " them, evaluate and predict; 'lprff demo' compares precisions on shipped data.",
     subcommands = {FeaturizeCommand.class, InfoCommand.class, TrainCommand.class,
-        EvaluateCommand.class, PredictCommand.class, DemoCommand.class},
+        EvaluateCommand.class, PredictCommand.class, DemoCommand.class, MemoryCommand.class},
     footer = {
       "",
       "Examples:",
@@ -45,6 +45,6 @@ final class LprffCommand implements Runnable {
   /** Without a subcommand: a usage error. */
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "missing a command: featurize, info, train, evaluate, predict or demo");
+    throw new ParameterException(spec.commandLine(), "missing a command: featurize, info, train, evaluate, predict, demo or memory");
   }
 }
