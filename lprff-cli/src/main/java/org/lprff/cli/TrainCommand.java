@@ -15,7 +15,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code lprff train}: SGD on a training feature file, early stopping on a heldout one. */
+/**
+ * {@code lprff train}: SGD on a training feature file, early stopping on a validation file (or,
+ * without one, the heldout file), final metrics on the heldout file.
+ */
 @Command(
     name = "train",
     mixinStandardHelpOptions = true,
@@ -24,7 +27,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Train a linear model on the features of a feature file by mini-batch SGD, with a heldout"
           + " feature file (featurized --like the training file) for early stopping and the"
-          + " final metrics. Writes a self-describing model file (.lprff) for evaluate/predict.",
+          + " final metrics (with --validation FILE, early stopping uses that file and the"
+          + " heldout file is only scored at the end). Writes a self-describing model file (.lprff) for evaluate/predict.",
       "",
       "A progress line per epoch goes to stderr. If training diverges (NaN or overflow) the"
           + " command fails (exit 1) and writes no model."
