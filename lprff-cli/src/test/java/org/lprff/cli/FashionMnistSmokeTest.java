@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
  * scripts/fashion-mnist.sh in small (real data; skipped without it): train rows 0:3000, validation
  * rows 50000:51000 of the official training set, heldout the first 1000 test rows (a --rows range
  * of the test file), circulant m = 512 at 4 bits, sigma 5, lr 4, 10 classes declared. Measured
- * heldout error about 0.2; the bound 0.3 is far from chance (0.9). Deterministic (fixed seeds).
+ * heldout error 0.221 (validation 0.234); the bound 0.3 is far from chance (0.9). Deterministic
+ * (fixed seeds).
  */
 class FashionMnistSmokeTest {
 
