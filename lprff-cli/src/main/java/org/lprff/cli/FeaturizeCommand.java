@@ -95,6 +95,14 @@ final class FeaturizeCommand implements Callable<Integer> {
       description = "Threads that featurize (default: all cores).")
   Integer threads;
 
+  @Option(
+      names = "--rows",
+      paramLabel = "FROM:TO",
+      description = "Featurize only the input rows FROM (0-based) to TO (exclusive), e.g. 50000:60000"
+          + " for a validation split; FROM: runs to the end. Row ids stay the input's row"
+          + " indices; --standardize fits the statistics on these rows only.")
+  String rows;
+
   @Option(names = "--row-ids", description = "Write a row_id column (0-based input row numbers).")
   boolean rowIds;
 
@@ -119,11 +127,12 @@ final class FeaturizeCommand implements Callable<Integer> {
     if (threadCount < 1) {
       throw new UsageException("--threads is " + threadCount + ", expected >= 1");
     }
+    RowRange range = rows == null ? null : RowRange.parse(rows);
     checkOutput();
     PrintWriter err = command.commandLine().getErr();
     long started = System.nanoTime();
     try (BufferAllocator allocator = new RootAllocator()) {
-      Plan plan = plan(allocator, err);
+      Plan plan = plan(allocator, range, err);
       FeatureWriter.Summary summary = write(plan, framing, threadCount, allocator, err);
       if (!quiet) {
         printSummary(err, summary, plan.spec(), (System.nanoTime() - started) / 1e9);
@@ -143,28 +152,36 @@ final class FeaturizeCommand implements Callable<Integer> {
       FeaturizerSpec spec,
       LabelType labelType,
       Standardization standardization,
-      long totalRows) {}
+      long totalRows,
+      RowRange range) {}
 
   /**
    * Reads the --like file, opens the input once for its columns and labels, settles the spec,
    * and, for --standardize, fits the statistics in a first pass over the input.
    */
-  private Plan plan(BufferAllocator allocator, PrintWriter err) throws IOException {
+  private Plan plan(BufferAllocator allocator, RowRange range, PrintWriter err)
+      throws IOException {
     FeatureFileInfo likeFile = like == null ? null : FeatureFileInfo.read(like, allocator);
     LabelType likeLabels = likeFile == null ? null : likeFile.schema().labelType();
     RowSources.Format format = in.format();
     LabelColumn labelColumn = in.labelColumn(format, likeLabels);
-    try (RowSource source = in.open(format, labelColumn, batchSize, allocator)) {
+    RowSource input = in.open(format, labelColumn, batchSize, allocator);
+    try (RowSource source = range == null ? input : range.select(input, in.input.toString())) {
       boolean hasLabels = source.label() == LabelKind.PRESENT && in.keepLabels();
       LabelType labelType = in.labelType(format, hasLabels, likeLabels);
-      long totalRows = source instanceof IdxRowSource idx ? idx.imageCount() : -1;
+      long totalRows = -1;
+      if (input instanceof IdxRowSource idx) {
+        totalRows = range == null
+            ? idx.imageCount()
+            : range.rowsOf(idx.imageCount(), in.input.toString());
+      }
       if (likeFile != null) {
         return new Plan(format, labelColumn, likeSpec(likeFile, source), labelType,
-            likeStandardization(likeFile, source), totalRows);
+            likeStandardization(likeFile, source), totalRows, range);
       }
       FeaturizerSpec featurizerSpec = spec.build(source.columns());
       if (!standardize) {
-        return new Plan(format, labelColumn, featurizerSpec, labelType, null, totalRows);
+        return new Plan(format, labelColumn, featurizerSpec, labelType, null, totalRows, range);
       }
       Standardization.Accumulator statistics = new Standardization.Accumulator(source.columns());
       Progress progress = progress(err, "standardizing (pass 1 of 2)");
@@ -177,7 +194,7 @@ final class FeaturizeCommand implements Callable<Integer> {
         throw new IllegalArgumentException(in.input + " has no data rows");
       }
       return new Plan(format, labelColumn, featurizerSpec, labelType,
-          statistics.finish(source.columnNames()), statistics.count());
+          statistics.finish(source.columnNames()), statistics.count(), range);
     }
   }
 
@@ -192,7 +209,7 @@ final class FeaturizeCommand implements Callable<Integer> {
     Progress progress = progress(err, "featurizing");
     // The calling thread featurizes too, so threadCount - 1 helpers keep threadCount cores busy.
     ExecutorService pool = threadCount > 1 ? pool(threadCount - 1) : null;
-    try (RowSource source = in.open(plan.format(), plan.labelColumn(), batchSize, allocator);
+    try (RowSource source = open(plan.format(), plan.labelColumn(), plan.range(), allocator);
         FeatureWriter writer = FeatureWriter.builder(output, featurizer, schema, allocator)
             .format(framing)
             .batchSize(batchSize)
@@ -213,6 +230,14 @@ final class FeaturizeCommand implements Callable<Integer> {
       }
       progress.finish();
     }
+  }
+
+  /** The input, or only the rows of {@code range} when it is not null. */
+  private RowSource open(
+      RowSources.Format format, LabelColumn labelColumn, RowRange range,
+      BufferAllocator allocator) throws IOException {
+    RowSource source = in.open(format, labelColumn, batchSize, allocator);
+    return range == null ? source : range.select(source, in.input.toString());
   }
 
   private FeatureWriter.Format framing() {

@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
         + " them, evaluate and predict; 'lprff demo' compares precisions on shipped data, 'lprff"
         + " compare' compares precisions and Nyström on any data.",
     subcommands = {FeaturizeCommand.class, InfoCommand.class, TrainCommand.class,
-        EvaluateCommand.class, PredictCommand.class, DemoCommand.class, CompareCommand.class},
+        EvaluateCommand.class, PredictCommand.class, DemoCommand.class, CompareCommand.class,
+        MemoryCommand.class},
     footer = {
       "",
       "Examples:",
@@ -47,6 +48,7 @@ final class LprffCommand implements Runnable {
   /** Without a subcommand: a usage error. */
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "missing a command: featurize, info, train, evaluate, predict, demo or compare");
+    throw new ParameterException(spec.commandLine(), "missing a command: featurize, info, train,"
+        + " evaluate, predict, demo, compare or memory");
   }
 }

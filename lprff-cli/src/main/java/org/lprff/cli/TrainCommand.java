@@ -16,16 +16,20 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code lprff train}: SGD on a training feature file, early stopping on a heldout one. */
+/**
+ * {@code lprff train}: SGD (early stopping on a validation file or, without one, the heldout
+ * file) or the closed form on a training feature file; final metrics on the heldout file.
+ */
 @Command(
     name = "train",
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
     sortOptions = false,
     description = {
-      "Train a linear model on the features of a feature file by mini-batch SGD, with a heldout"
-          + " feature file (featurized --like the training file) for early stopping and the"
-          + " final metrics. Writes a self-describing model file (.lprff) for evaluate/predict.",
+      "Train a linear model on the features of a feature file by mini-batch SGD or in closed"
+          + " form, with a heldout feature file (featurized --like the training file) for the"
+          + " final metrics and, without --validation FILE, early stopping. Writes a"
+          + " self-describing model file (.lprff) for evaluate/predict.",
       "",
       "A progress line per epoch goes to stderr. If training diverges (NaN or overflow) the"
           + " command fails (exit 1) and writes no model."
@@ -39,7 +43,9 @@ final class TrainCommand implements Callable<Integer> {
   Path train;
 
   @Option(names = "--heldout", required = true, paramLabel = "FILE",
-      description = "Heldout feature file with the same spec (e.g. featurize --like).")
+      description = "Heldout feature file with the same spec (e.g. featurize --like, or its"
+          + " full-precision twin --like --bits 32); it early-stops training unless --validation"
+          + " is given.")
   Path heldout;
 
   @Option(names = "--validation", paramLabel = "FILE",
@@ -53,6 +59,11 @@ final class TrainCommand implements Callable<Integer> {
           + " labels that are all integers; 2 classes train a logistic model, more a softmax"
           + " one).")
   String task;
+
+  @Option(names = "--classes", paramLabel = "K",
+      description = "Classification: the number of classes K >= 2 (labels in [0, K)); default"
+          + " 1 + the largest training label.")
+  Integer classes;
 
   @Option(names = "--epochs", defaultValue = "100", paramLabel = "N",
       description = "Epochs at most (default ${DEFAULT-VALUE}).")
@@ -122,6 +133,10 @@ final class TrainCommand implements Callable<Integer> {
           + batch + ", --l2 " + l2 + ", --lr " + lr + ": expected epochs, batch >= 1, l2 >= 0,"
           + " lr > 0");
     }
+    if (classes != null && (!classification || classes < 2)) {
+      throw new ParameterException(command.commandLine(), "--classes is " + classes + ", expected"
+          + (classification ? " >= 2" : " only with --task classification"));
+    }
     if (model != null) {
       Path dir = model.toAbsolutePath().getParent();
       if (dir == null || !Files.isDirectory(dir)) {
@@ -133,7 +148,7 @@ final class TrainCommand implements Callable<Integer> {
     Training.Outcome outcome;
     try {
       options = new Training.Options(classification, epochs, lr, batch, l2, schedule, seed,
-          Training.Solver.parse(solver), debias);
+          Training.Solver.parse(solver), debias, classes);
       outcome = Training.run(train, validation, heldout, options, quiet ? null : err);
     } catch (UsageException e) {
       throw new ParameterException(command.commandLine(), e.getMessage(), e);
@@ -162,6 +177,12 @@ final class TrainCommand implements Callable<Integer> {
             ? String.format(Locale.ROOT, "heldout error rate %.4f", o.heldout().metric())
             : String.format(Locale.ROOT, "heldout error rate %.4f, log-loss %.6g",
                 o.heldout().metric(), o.heldout().meanLoss());
+    if (o.validation() != null) {
+      metric = (o.task() == Task.REGRESSION
+          ? String.format(Locale.ROOT, "validation MSE %.6g", o.validation().metric())
+          : String.format(Locale.ROOT, "validation error rate %.4f", o.validation().metric()))
+          + (solved ? " (chose l2); " : " (early stopping); ") + metric;
+    }
     if (solved) {
       return String.format(Locale.ROOT, "%s; solved in closed form (l2 %g%s), %s", metric, o.l2(),
           o.l2Selection().size() > 1 ? ", chosen on " + o.selectedOn() : "",

@@ -61,10 +61,17 @@ final class Training {
     }
   }
 
-  /** What to train. */
+  /**
+   * What to train.
+   *
+   * @param classes the declared number of classes (>= 2), or null to take 1 + the largest
+   *     training label
+   * @param debias closed form on quantized features: take the expected rounding variance off the
+   *     Gram diagonal
+   */
   record Options(
       boolean classification, int epochs, Double lr, int batch, List<Double> l2s,
-      String schedule, long seed, Solver solver, boolean debias) {
+      String schedule, long seed, Solver solver, boolean debias, Integer classes) {
 
     Options {
       l2s = List.copyOf(l2s);
@@ -88,7 +95,7 @@ final class Training {
       int classes, long trainRows, long heldoutRows, Solver solver, boolean debiased,
       String selectedOn, double l2,
       Map<Double, Double> l2Selection, TrainingResult result, Evaluation heldout, double seconds,
-      TrainingMemory memory) {
+      TrainingMemory memory, Evaluation validation) {
 
     ModelFile.Model model() {
       Map<String, String> training = new LinkedHashMap<>();
@@ -99,6 +106,9 @@ final class Training {
       training.put("best_epoch", Integer.toString(result.bestEpoch()));
       training.put("rows", Long.toString(trainRows));
       training.put("heldout_metric", Double.toString(heldout.metric()));
+      if (validation != null) {
+        training.put("validation_metric", Double.toString(validation.metric()));
+      }
       return new ModelFile.Model(spec, standardization, taskName, classes, l2, result.model(),
           training);
     }
@@ -125,9 +135,19 @@ final class Training {
       }
       o.put("solver", solver.cliName);
       o.put("l2", l2);
-      o.put("selected_on", selectedOn);
       if (solver == Solver.CLOSED_FORM) {
+        o.put("selected_on", selectedOn);
         o.put("debiased", debiased);
+      } else {
+        o.put("early_stopping", selectedOn);
+      }
+      if (validation != null) {
+        o.put("validation_rows", validation.rows());
+        o.put(task == Task.REGRESSION ? "validation_mse" : "validation_error_rate",
+            validation.metric());
+        if (task == Task.REGRESSION || solver == Solver.SGD) {
+          o.put("validation_loss", validation.meanLoss());
+        }
       }
       if (l2Selection.size() > 1) {
         List<Object> tried = new java.util.ArrayList<>();
@@ -191,16 +211,18 @@ final class Training {
         try (ArrowBatches scan = ArrowBatches.open(trainFile, Order.SEQUENTIAL, true)) {
           trainClasses = maxClass(scan, trainFile) + 1;
         }
-        classes = Math.max(2, trainClasses);
-        for (ArrowBatches other : validation == null ? List.of(heldout)
-            : List.of(heldout, validation)) {
-          Path file = other == heldout ? heldoutFile : validationFile;
-          int otherClasses = maxClass(other, file) + 1;
-          if (otherClasses > classes) {
-            throw new IllegalArgumentException(file + " has class " + (otherClasses - 1)
-                + ", but the training labels of " + trainFile + " are in [0, "
-                + (trainClasses - 1) + "]");
-          }
+        int heldoutClasses = maxClass(heldout, heldoutFile) + 1;
+        int validationClasses = validation == null ? 0 : maxClass(validation, validationFile) + 1;
+        if (options.classes() != null) {
+          classes = options.classes();
+          requireDeclared(classes, trainClasses, trainFile);
+          requireDeclared(classes, heldoutClasses, heldoutFile);
+          requireDeclared(classes, validationClasses, validationFile);
+        } else {
+          classes = Math.max(2, trainClasses);
+          requireTrainingClasses(heldoutClasses, "heldout " + heldoutFile, classes, trainFile);
+          requireTrainingClasses(
+              validationClasses, "validation " + validationFile, classes, trainFile);
         }
         task = classes == 2 ? Task.BINARY : Task.multiclass(classes);
         taskName = classes == 2 ? "binary" : "classification";
@@ -259,7 +281,8 @@ final class Training {
             .l2(l2)
             .seed(options.seed())
             .schedule(schedule)
-            .listener(progress == null ? r -> {} : r -> printEpoch(progress, r, chosen))
+            .listener(progress == null ? r -> {}
+                : r -> printEpoch(progress, r, chosen, stoppingName))
             .build()
             .train(train, stopping);
       }
@@ -269,6 +292,8 @@ final class Training {
             + lr + "; try a smaller --lr, e.g. " + lr / 4 + "; no model was written");
       }
       Evaluation eval = Evaluation.of(result.model(), task, heldout, 1000);
+      Evaluation validationEval =
+          validation == null ? null : Evaluation.of(result.model(), task, validation, 1000);
       Map<String, String> meta = train.schema().metadata();
       Standardization standardization =
           meta.containsKey(Standardization.KEY_MEAN) ? Standardization.fromMap(meta) : null;
@@ -277,7 +302,7 @@ final class Training {
       long trainRows = train.rows()
           + (validation != null && options.solver() == Solver.CLOSED_FORM ? validation.rows() : 0);
       return new Outcome(spec, standardization, task, taskName, classes, trainRows,
-          heldout.rows(), options.solver(), debiased, stoppingName, l2, selection, result, eval, seconds, memory);
+          heldout.rows(), options.solver(), debiased, stoppingName, l2, selection, result, eval, seconds, memory, validationEval);
     }
   }
 
@@ -325,6 +350,22 @@ final class Training {
       }
     }
     return best.model() != null ? best : new Choice(best.l2(), null, failure);
+  }
+
+  /** Refuses classes of another file that the training labels (1 + their largest) lack. */
+  private static void requireTrainingClasses(int seen, String what, int classes, Path trainFile) {
+    if (seen > classes) {
+      throw new IllegalArgumentException(what + " has class " + (seen - 1)
+          + ", but the training labels of " + trainFile + " are in [0, " + (classes - 1) + "]");
+    }
+  }
+
+  /** Refuses labels outside the declared {@code --classes} (seen: 1 + the largest label). */
+  private static void requireDeclared(int classes, int seen, Path file) {
+    if (seen > classes) {
+      throw new IllegalArgumentException("--classes is " + classes + ", but " + file
+          + " has class " + (seen - 1) + " (labels must be in [0, " + (classes - 1) + "])");
+    }
   }
 
   /**
@@ -397,12 +438,15 @@ final class Training {
     };
   }
 
-  static void printEpoch(PrintWriter err, EpochRecord r, Task task) {
+  /** One epoch's line; {@code stopping} names the file early stopping reads (heldout/validation). */
+  static void printEpoch(PrintWriter err, EpochRecord r, Task task, String stopping) {
     err.println(String.format(Locale.ROOT,
-        "epoch %3d  train loss %.6g  heldout loss %.6g  heldout %s %.6g  lr %.4g  %.2f s%s",
-        r.epoch(), r.trainLoss(), r.heldoutLoss(), task == Task.REGRESSION ? "MSE" : "error",
+        "epoch %3d  train loss %.6g  %s loss %.6g  %s %s %.6g  lr %.4g  %.2f s%s",
+        r.epoch(), r.trainLoss(), stopping, r.heldoutLoss(), stopping,
+        task == Task.REGRESSION ? "MSE" : "error",
         r.heldoutMetric(), r.learningRate(), r.seconds(),
         r.halved() ? "  (halved)" : r.improved() ? "" : "  (reverted)"));
     err.flush();
   }
+
 }

@@ -340,7 +340,7 @@ class TrainCommandTest {
     String early = lastLine(Cli.ok("train", "--train", f[0].toString(), "--validation",
         validation.toString(), "--heldout", heldout32.toString(), "--task", "regression",
         "--json", "--quiet").out());
-    assertTrue(early.contains("\"selected_on\":\"validation\""), early);
+    assertTrue(early.contains("\"early_stopping\":\"validation\""), early);
     assertEquals(1500, jsonNumber(early, "train_rows"));
   }
 

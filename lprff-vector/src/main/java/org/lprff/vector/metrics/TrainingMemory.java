@@ -106,6 +106,36 @@ public record TrainingMemory(long featureGenerationBits, long miniBatchBits, lon
   }
 
   /**
+   * The largest m whose {@link #forProjection} training memory at {@code bits} is at most {@code
+   * budgetBits}, e.g. the m of an LP-RFF model that fits in the memory of full-precision RFFs at
+   * a smaller m (the paper's memory-matched comparisons). The memory grows with m (by steps at
+   * block boundaries, never down), so the answer is found by bisection: m fits, m + 1 does not.
+   *
+   * @return that m, or 0 if not even m = 1 fits
+   * @throws IllegalArgumentException naming the value as {@link #forProjection} does, or if
+   *     budgetBits < 0
+   */
+  public static int largestFeatures(
+      String projection, int d, int bits, int batch, int classes, long budgetBits) {
+    if (budgetBits < 0) {
+      throw new IllegalArgumentException("budgetBits is " + budgetBits + ", expected >= 0");
+    }
+    forProjection(projection, d, 1, bits, batch, classes); // validates the other arguments
+    // The mini-batch alone takes bits * batch per feature, which bounds m from above.
+    long hi = Math.min(Integer.MAX_VALUE, budgetBits / ((long) bits * batch));
+    long lo = 0; // invariant: lo fits (0 trivially), hi + 1 does not
+    while (lo < hi) {
+      long mid = lo + (hi - lo + 1) / 2;
+      if (forProjection(projection, d, (int) mid, bits, batch, classes).totalBits() <= budgetBits) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return (int) lo;
+  }
+
+  /**
    * Training memory of Nyström with m landmarks (the paper's row): 32 (m d + m^2) for feature
    * generation, float32 mini-batches 32 m s, model 32 m c.
    *

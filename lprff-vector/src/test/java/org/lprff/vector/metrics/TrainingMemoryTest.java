@@ -2,6 +2,7 @@ package org.lprff.vector.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.lprff.vector.metrics.KernelMatrixTest.assertMessage;
 
 import org.junit.jupiter.api.Test;
@@ -76,6 +77,39 @@ class TrainingMemoryTest {
     assertEquals(8 * lp.miniBatchBits(), fp.miniBatchBits());
     assertEquals(fp.featureGenerationBits(), lp.featureGenerationBits());
     assertEquals(32L * (10_000L * 119 + 100_000_000L), nystrom.featureGenerationBits());
+  }
+
+  @Test
+  void largestFeaturesFitsTheBudgetAndOneMoreDoesNot() {
+    // Fashion-MNIST's setting: d = 784 (p = 1024), batch 250, 10 classes; the budget is
+    // full-precision circulant RFFs at m = 2048.
+    long budget = TrainingMemory.forProjection("circulant", 784, 2048, 32, 250, 10).totalBits();
+    assertEquals(2048, TrainingMemory.largestFeatures("circulant", 784, 32, 250, 10, budget));
+    assertEquals(2047, TrainingMemory.largestFeatures("circulant", 784, 32, 250, 10, budget - 1));
+    for (String projection : Projections.NAMES) {
+      for (int bits : new int[] {1, 2, 4, 8, 16, 32}) {
+        int m = TrainingMemory.largestFeatures(projection, 784, bits, 250, 10, budget);
+        long fits = TrainingMemory.forProjection(projection, 784, m, bits, 250, 10).totalBits();
+        long over = TrainingMemory.forProjection(projection, 784, m + 1, bits, 250, 10).totalBits();
+        assertTrue(fits <= budget && over > budget, projection + " b=" + bits + " m=" + m);
+      }
+    }
+    // Circulant at 4 bits: each feature costs 4 * 250 + 32 * 10 + 32 (phase) + 64 (g and signs),
+    // 1416 bits, so m is about budget / 1416 (12,176 here; blocks round the parameters up).
+    int m4 = TrainingMemory.largestFeatures("circulant", 784, 4, 250, 10, budget);
+    assertTrue(Math.abs(m4 - budget / 1416) <= 1024, "m4 = " + m4);
+    // Budgets too small for m = 1.
+    assertEquals(0, TrainingMemory.largestFeatures("dense", 9, 32, 250, 1, 0));
+    assertEquals(0, TrainingMemory.largestFeatures("dense", 9, 32, 250, 1, 32L * 250));
+  }
+
+  @Test
+  void largestFeaturesRejectsBadArgumentsNamingTheValue() {
+    assertMessage("budgetBits is -1",
+        () -> TrainingMemory.largestFeatures("circulant", 784, 4, 250, 10, -1));
+    assertMessage("bits is 3", () -> TrainingMemory.largestFeatures("dense", 9, 3, 250, 1, 1000));
+    assertMessage("projection is 'x'", () -> TrainingMemory.largestFeatures("x", 9, 4, 1, 1, 10));
+    assertMessage("classes is 0", () -> TrainingMemory.largestFeatures("dense", 9, 4, 1, 0, 10));
   }
 
   @Test

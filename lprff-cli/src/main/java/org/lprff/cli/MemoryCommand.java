@@ -1,0 +1,120 @@
+package org.lprff.cli;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.lprff.vector.metrics.TrainingMemory;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code lprff memory}: the training memory of the paper's Table 1 ({@link TrainingMemory}) for m
+ * features, or the largest m within a budget (memory-matched comparisons).
+ */
+@Command(
+    name = "memory",
+    mixinStandardHelpOptions = true,
+    versionProvider = Version.class,
+    sortOptions = false,
+    description = {
+      "Training memory in bits (the LP-RFF paper's Table 1: feature generation + one mini-batch"
+          + " of features + the model), for --features M, or the largest M whose memory is"
+          + " within --budget BITS (e.g. the total of full-precision features at a smaller M)."
+    })
+final class MemoryCommand implements Callable<Integer> {
+
+  @Spec CommandSpec command;
+
+  @Option(names = "--projection", defaultValue = "dense", paramLabel = "NAME",
+      description = "dense, circulant, fastfood or orthogonal (default ${DEFAULT-VALUE}).")
+  String projection;
+
+  @Option(names = "--input-dim", required = true, paramLabel = "D",
+      description = "Input width d.")
+  int inputDim;
+
+  @ArgGroup(multiplicity = "1")
+  Size size;
+
+  static final class Size {
+    @Option(names = "--features", paramLabel = "M", description = "Features m.")
+    Integer features;
+
+    @Option(names = "--budget", paramLabel = "BITS",
+        description = "Print the largest m whose training memory is at most BITS.")
+    Long budget;
+  }
+
+  @Option(names = "--bits", defaultValue = "32", paramLabel = "B",
+      description = "Bits per feature in the mini-batch, 1, 2, 4, 8, 16 or 32 (default"
+          + " ${DEFAULT-VALUE}).")
+  int bits;
+
+  @Option(names = "--batch", defaultValue = "250", paramLabel = "ROWS",
+      description = "Mini-batch rows s (default ${DEFAULT-VALUE}).")
+  int batch;
+
+  @Option(names = "--classes", defaultValue = "1", paramLabel = "C",
+      description = "Model outputs c: classes of a softmax model, 1 for regression and binary"
+          + " (default ${DEFAULT-VALUE}).")
+  int classes;
+
+  @Option(names = "--json", description = "Print one JSON object.")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    int m;
+    try {
+      m = size.budget == null
+          ? size.features
+          : TrainingMemory.largestFeatures(projection, inputDim, bits, batch, classes, size.budget);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(command.commandLine(), e.getMessage(), e);
+    }
+    if (m == 0) {
+      throw new IllegalArgumentException("--budget " + size.budget + " bits is less than the"
+          + " training memory of m = 1 (" + memory(1).totalBits() + " bits)");
+    }
+    TrainingMemory memory = memory(m);
+    PrintWriter out = command.commandLine().getOut();
+    if (json) {
+      Map<String, Object> o = Json.object();
+      o.put("projection", projection);
+      o.put("input_dim", inputDim);
+      o.put("features", m);
+      o.put("bits", bits);
+      o.put("batch", batch);
+      o.put("classes", classes);
+      o.put("budget_bits", size.budget);
+      o.put("feature_generation_bits", memory.featureGenerationBits());
+      o.put("mini_batch_bits", memory.miniBatchBits());
+      o.put("model_bits", memory.modelBits());
+      o.put("total_bits", memory.totalBits());
+      out.println(Json.write(o));
+    } else {
+      out.println(String.format(Locale.ROOT,
+          "%s, d %d, m %d, %d bits, batch %d, %d outputs: feature generation %d + mini-batch %d"
+              + " + model %d = %d bits (%s)%s",
+          projection, inputDim, m, bits, batch, classes, memory.featureGenerationBits(),
+          memory.miniBatchBits(), memory.modelBits(), memory.totalBits(),
+          Format.bytes(Math.round(memory.totalBytes())),
+          size.budget == null ? "" : "; the largest m within " + size.budget + " bits"));
+    }
+    out.flush();
+    return 0;
+  }
+
+  private TrainingMemory memory(int m) {
+    try {
+      return TrainingMemory.forProjection(projection, inputDim, m, bits, batch, classes);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(command.commandLine(), e.getMessage(), e);
+    }
+  }
+}
