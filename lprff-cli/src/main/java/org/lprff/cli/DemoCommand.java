@@ -185,7 +185,7 @@ final class DemoCommand implements Callable<Integer> {
         for (Training.Solver s : solvers) {
           List<Double> l2 = s == Training.Solver.SGD ? List.of(Training.DEFAULT_L2) : L2_GRID;
           Training.Options options =
-              new Training.Options(false, epochs, null, 250, l2, "early-stop", seed, s, true, null);
+              new Training.Options(false, epochs, null, 250, l2, "early-stop", seed, s, null);
           Training.Outcome outcome =
               Training.run(train, validation, heldout, options, quiet ? null : err);
           Map<String, Object> o = outcome.json();

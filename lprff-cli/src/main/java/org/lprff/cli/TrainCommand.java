@@ -98,12 +98,6 @@ final class TrainCommand implements Callable<Integer> {
           + " and --schedule).")
   String solver;
 
-  @Option(names = "--debias", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "Closed form on quantized features: take the expected rounding variance off"
-          + " the Gram diagonal (default), so that the solve approximates the full-precision one"
-          + " at the same l2; --no-debias keeps it, which acts as an extra ridge.")
-  boolean debias;
-
   @Option(names = "--seed", defaultValue = "1", paramLabel = "S",
       description = "Seed of the shuffling (default ${DEFAULT-VALUE}).")
   long seed;
@@ -148,7 +142,7 @@ final class TrainCommand implements Callable<Integer> {
     Training.Outcome outcome;
     try {
       options = new Training.Options(classification, epochs, lr, batch, l2, schedule, seed,
-          Training.Solver.parse(solver), debias, classes);
+          Training.Solver.parse(solver), classes);
       outcome = Training.run(train, validation, heldout, options, quiet ? null : err);
     } catch (UsageException e) {
       throw new ParameterException(command.commandLine(), e.getMessage(), e);

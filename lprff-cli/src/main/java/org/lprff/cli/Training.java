@@ -66,12 +66,10 @@ final class Training {
    *
    * @param classes the declared number of classes (>= 2), or null to take 1 + the largest
    *     training label
-   * @param debias closed form on quantized features: take the expected rounding variance off the
-   *     Gram diagonal
    */
   record Options(
       boolean classification, int epochs, Double lr, int batch, List<Double> l2s,
-      String schedule, long seed, Solver solver, boolean debias, Integer classes) {
+      String schedule, long seed, Solver solver, Integer classes) {
 
     Options {
       l2s = List.copyOf(l2s);
@@ -92,8 +90,7 @@ final class Training {
   /** A completed training. */
   record Outcome(
       FeaturizerSpec spec, Standardization standardization, Task task, String taskName,
-      int classes, long trainRows, long heldoutRows, Solver solver, boolean debiased,
-      String selectedOn, double l2,
+      int classes, long trainRows, long heldoutRows, Solver solver, String selectedOn, double l2,
       Map<Double, Double> l2Selection, TrainingResult result, Evaluation heldout, double seconds,
       TrainingMemory memory, Evaluation validation) {
 
@@ -119,6 +116,8 @@ final class Training {
       o.put("classes", classes);
       o.put("features", spec.features());
       o.put("bits", spec.bits());
+      // Per feature and row: what low precision adds to the Gram diagonal (an implicit ridge).
+      o.put("rounding_variance", spec.isFloat() ? 0.0 : spec.scale().cosineRoundingVariance());
       o.put("train_rows", trainRows);
       o.put("heldout_rows", heldoutRows);
       boolean probabilities = task != Task.REGRESSION && solver == Solver.SGD;
@@ -137,7 +136,6 @@ final class Training {
       o.put("l2", l2);
       if (solver == Solver.CLOSED_FORM) {
         o.put("selected_on", selectedOn);
-        o.put("debiased", debiased);
       } else {
         o.put("early_stopping", selectedOn);
       }
@@ -242,22 +240,11 @@ final class Training {
       TrainingResult result;
       double l2 = options.l2s().get(0);
       Map<Double, Double> selection = new LinkedHashMap<>();
-      boolean debiased = false;
       if (options.solver() == Solver.CLOSED_FORM) {
-        NormalEquations raw = ClosedFormRidge.accumulate(train, task,
+        NormalEquations sums = ClosedFormRidge.accumulate(train, task,
             ForkJoinPool.commonPool(), gramProgress(progress, "train", train.rows()));
-        debiased = options.debias() && !spec.isFloat();
-        NormalEquations sums = debiased ? debias(raw, spec, "train", progress) : raw;
         Choice choice =
             choose(sums, task, options.l2s(), stopping, stoppingName, selection, progress);
-        if (choice.model() == null && debiased) {
-          println(progress, "closed form: with the rounding noise taken off no l2 gives a"
-              + " positive definite system (too few bits); solving with it kept");
-          debiased = false;
-          sums = raw;
-          selection.clear();
-          choice = choose(sums, task, options.l2s(), stopping, stoppingName, selection, progress);
-        }
         if (choice.model() == null) {
           throw new IllegalArgumentException("no --l2 value gave a solvable system "
               + options.l2s() + "; the last: " + choice.failure().getMessage(), choice.failure());
@@ -268,9 +255,6 @@ final class Training {
           // The validation rows only chose l2: the final model learns from them too.
           NormalEquations more = ClosedFormRidge.accumulate(validation, task,
               ForkJoinPool.commonPool(), gramProgress(progress, "validation", validation.rows()));
-          if (debiased && !validation.spec().isFloat()) {
-            more = debias(more, validation.spec(), "validation", progress);
-          }
           println(progress, "closed form: refit on train + validation, l2 " + l2);
           best = sums.plus(more).solve(l2);
         }
@@ -302,17 +286,8 @@ final class Training {
       long trainRows = train.rows()
           + (validation != null && options.solver() == Solver.CLOSED_FORM ? validation.rows() : 0);
       return new Outcome(spec, standardization, task, taskName, classes, trainRows,
-          heldout.rows(), options.solver(), debiased, stoppingName, l2, selection, result, eval, seconds, memory, validationEval);
+          heldout.rows(), options.solver(), stoppingName, l2, selection, result, eval, seconds, memory, validationEval);
     }
-  }
-
-  /** The sums with the expected rounding variance of {@code spec}'s grid off their diagonal. */
-  private static NormalEquations debias(NormalEquations sums, FeaturizerSpec spec, String name,
-      PrintWriter progress) {
-    double variance = spec.scale().cosineRoundingVariance();
-    println(progress, String.format(Locale.ROOT, "closed form: taking the rounding variance"
-        + " %.4g per feature off the %s Gram diagonal", variance, name));
-    return sums.withoutRoundingNoise(variance);
   }
 
   /** The l2 chosen (or the only one), its model, or no model and the last failure. */

@@ -309,9 +309,8 @@ class TrainCommandTest {
 
     Cli.Result r = Cli.ok("train", "--train", f[0].toString(), "--validation",
         validation.toString(), "--heldout", heldout32.toString(), "--task", "regression",
-        "--solver", "closed-form", "--l2", "1e-8,1e-5,1e-2", "--no-debias", "--json");
+        "--solver", "closed-form", "--l2", "1e-8,1e-5,1e-2", "--json");
     String json = lastLine(r.out());
-    assertTrue(json.contains("\"debiased\":false"), json);
     assertTrue(json.contains("\"selected_on\":\"validation\"")
         && json.contains("\"l2_selection\":[{\"l2\":1.0E-8,\"validation_loss\":"), json);
     // 1500 train + 400 validation rows in the refit
@@ -320,16 +319,6 @@ class TrainCommandTest {
     assertTrue(chosen == 1e-8 || chosen == 1e-5 || chosen == 1e-2, json);
     assertTrue(r.err().contains("closed form: refit on train + validation"), r.err());
     assertTrue(jsonNumber(json, "heldout_mse") < 0.4, json);
-    // By default the rounding variance (4 bits, m = 512: ~1e-5) comes off the diagonal: l2 = 1e-8
-    // then leaves an indefinite system, which is skipped with a progress line, not chosen.
-    Cli.Result debiased = Cli.ok("train", "--train", f[0].toString(), "--validation",
-        validation.toString(), "--heldout", heldout32.toString(), "--task", "regression",
-        "--solver", "closed-form", "--l2", "1e-8,1e-5,1e-2", "--json");
-    String dj = lastLine(debiased.out());
-    assertTrue(dj.contains("\"debiased\":true") && !dj.contains("\"l2\":1.0E-8"), dj);
-    assertTrue(debiased.err().contains("taking the rounding variance")
-        && debiased.err().contains("l2 1.0E-8 skipped: Zc^T Zc + lambda n I is not positive"
-            + " definite"), debiased.err());
 
     Cli.Result sgd = Cli.run("train", "--train", f[0].toString(), "--heldout", f[1].toString(),
         "--task", "regression", "--l2", "1e-6,1e-5");

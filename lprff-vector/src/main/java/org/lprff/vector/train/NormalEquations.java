@@ -67,31 +67,6 @@ public final class NormalEquations {
     return s;
   }
 
-  /**
-   * These sums with the expected rounding noise taken off the diagonal. Stochastic rounding is
-   * unbiased, so Z^T Z of rounded rows has the full-precision off-diagonal in expectation, but
-   * each squared feature gains its rounding variance: E[Z^T Z] = Z_full^T Z_full + n v I, with v
-   * the mean variance per feature ({@code QuantizationScale.cosineRoundingVariance()}). Solved
-   * as is, low precision thus acts as an extra ridge v (in lambda's units); without it the solve
-   * approximates the full-precision solution at the same lambda, which suits the full-precision
-   * features that prediction uses by default. The result can be indefinite when lambda is far
-   * below v; {@link #solve} then says so.
-   *
-   * @param variance v >= 0, per row and feature
-   * @throws IllegalArgumentException if variance is negative or not finite
-   */
-  public NormalEquations withoutRoundingNoise(double variance) {
-    if (!(variance >= 0) || Double.isInfinite(variance)) {
-      throw new IllegalArgumentException(
-          "variance is " + variance + ", expected a finite value >= 0");
-    }
-    double[] g = gram.clone();
-    for (int i = 0; i < m; i++) {
-      g[i * m + i] -= n * variance;
-    }
-    return new NormalEquations(task, m, n, g, zt, colSum, targetSum);
-  }
-
   static void checkLambda(double lambda) {
     if (!(lambda >= 0) || Double.isInfinite(lambda)) {
       throw new IllegalArgumentException(
@@ -137,8 +112,7 @@ public final class NormalEquations {
     if (!solver.setA(a)) {
       throw new IllegalArgumentException(
           "Zc^T Zc + lambda n I is not positive definite (lambda = " + lambda + ", n = " + n
-              + ", m = " + m + "): the centered features are collinear, or lambda is too small"
-              + " for the rounding noise taken off; use a larger lambda");
+              + ", m = " + m + "): the centered features are collinear; use a larger lambda");
     }
     DMatrixRMaj x = new DMatrixRMaj(m, c);
     solver.solve(b, x);

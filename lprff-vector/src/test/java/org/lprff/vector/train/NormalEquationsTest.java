@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
-import org.lprff.vector.FeaturizerSpec;
 
 class NormalEquationsTest {
 
@@ -68,49 +67,6 @@ class NormalEquationsTest {
     // plus leaves both operands as they were
     assertSameModel(sums(Arrays.copyOf(X, half * D), Arrays.copyOf(T, half), half).solve(1e-3),
         first.solve(1e-3), "first after plus");
-  }
-
-  /** Taking v off the diagonal and adding it to lambda is the identity: G - n v I + (lambda + v) n I. */
-  @Test
-  void removingNoiseShiftsLambdaExactly() {
-    NormalEquations sums = sums(X, T, N);
-    assertSameModel(sums.solve(1e-3), sums.withoutRoundingNoise(2e-3).solve(3e-3), "shift");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> sums.withoutRoundingNoise(-1e-3));
-    assertTrue(e.getMessage().contains("variance is -0.001"), e.getMessage());
-  }
-
-  /**
-   * At 4 bits the rounding variance (1.4e-4 per feature at m = 40) exceeds lambda = 1e-4: the
-   * plain solve on rounded rows is the full-precision one at about twice the ridge. Without the
-   * noise its fitted values on the full-precision rows come closer to the full-precision
-   * solution's: measured distance ratio 0.69 (the rest is the zero-mean off-diagonal noise); bound 0.85
-   * (deterministic: fixed seeds).
-   */
-  @Test
-  void removingNoiseRecoversTheFullPrecisionSolution() {
-    double lambda = 1e-4;
-    FeaturizerSpec spec = TrainData.spec(D, M, 4, 2.0, 7);
-    FeatureRows full = TrainData.featurize(spec.withBits(32), X, N);
-    FeatureRows rounded = TrainData.featurize(spec, X, N);
-    LinearModel target = ClosedFormRidge.fit(full, T, lambda);
-    NormalEquations sums = ClosedFormRidge.accumulate(
-        InMemoryBatches.of(rounded, T).ordered(), Task.REGRESSION, null, rows -> {});
-    double variance = spec.scale().cosineRoundingVariance();
-    double[] z = TrainData.decode(full);
-    double[] want = TrainData.scores(z, N, M, target);
-    double plain = distance(want, TrainData.scores(z, N, M, sums.solve(lambda)));
-    double debiased = distance(want,
-        TrainData.scores(z, N, M, sums.withoutRoundingNoise(variance).solve(lambda)));
-    assertTrue(debiased < 0.85 * plain, "debiased " + debiased + " vs plain " + plain);
-  }
-
-  private static double distance(double[] a, double[] b) {
-    double s = 0;
-    for (int i = 0; i < a.length; i++) {
-      s += (a[i] - b[i]) * (a[i] - b[i]);
-    }
-    return Math.sqrt(s / a.length);
   }
 
   @Test
