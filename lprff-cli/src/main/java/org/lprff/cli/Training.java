@@ -188,18 +188,33 @@ final class Training {
    */
   static Outcome run(Path trainFile, Path validationFile, Path heldoutFile, Options options,
       PrintWriter progress) throws IOException {
+    return run(trainFile, validationFile, validationFile, heldoutFile, options, progress);
+  }
+
+  /**
+   * As {@link #run(Path, Path, Path, Options, PrintWriter)}, with the closed form's refit on train
+   * + {@code refitFile} (null: no refit), e.g. the validation rows at the training bits while
+   * {@code validationFile} holds them at full precision, as prediction sees rows.
+   */
+  static Outcome run(Path trainFile, Path validationFile, Path refitFile, Path heldoutFile,
+      Options options, PrintWriter progress) throws IOException {
     // SGD draws rows in a shuffled order; the closed form reads every row once, in file order.
     Order order = options.solver() == Solver.SGD ? Order.ROWS : Order.SEQUENTIAL;
     boolean classification = options.classification();
     try (ArrowBatches train = ArrowBatches.open(trainFile, order, classification);
         ArrowBatches heldout = ArrowBatches.open(heldoutFile, Order.SEQUENTIAL, classification);
         ArrowBatches validation = validationFile == null ? null
-            : ArrowBatches.open(validationFile, Order.SEQUENTIAL, classification)) {
+            : ArrowBatches.open(validationFile, Order.SEQUENTIAL, classification);
+        ArrowBatches refit = refitFile == null || options.solver() == Solver.SGD ? null
+            : ArrowBatches.open(refitFile, Order.SEQUENTIAL, classification)) {
       FeaturizerSpec spec = train.spec();
       checkLabels(trainFile, train.labelType(), classification);
       requireLike(heldout, heldoutFile, "heldout", spec, trainFile, classification);
       if (validation != null) {
         requireLike(validation, validationFile, "validation", spec, trainFile, classification);
+      }
+      if (refit != null) {
+        requireLike(refit, refitFile, "refit", spec, trainFile, classification);
       }
       int classes = 1;
       Task task = Task.REGRESSION;
@@ -251,10 +266,10 @@ final class Training {
         }
         l2 = choice.l2();
         LinearModel best = choice.model();
-        if (validation != null) {
+        if (refit != null) {
           // The validation rows only chose l2: the final model learns from them too.
-          NormalEquations more = ClosedFormRidge.accumulate(validation, task,
-              ForkJoinPool.commonPool(), gramProgress(progress, "validation", validation.rows()));
+          NormalEquations more = ClosedFormRidge.accumulate(refit, task,
+              ForkJoinPool.commonPool(), gramProgress(progress, "validation", refit.rows()));
           println(progress, "closed form: refit on train + validation, l2 " + l2);
           best = sums.plus(more).solve(l2);
         }
@@ -283,8 +298,7 @@ final class Training {
           meta.containsKey(Standardization.KEY_MEAN) ? Standardization.fromMap(meta) : null;
       TrainingMemory memory = TrainingMemory.forProjection(spec.projection(), spec.inputDim(),
           spec.features(), spec.bits(), options.batch(), task.outputs());
-      long trainRows = train.rows()
-          + (validation != null && options.solver() == Solver.CLOSED_FORM ? validation.rows() : 0);
+      long trainRows = train.rows() + (refit != null ? refit.rows() : 0);
       return new Outcome(spec, standardization, task, taskName, classes, trainRows,
           heldout.rows(), options.solver(), stoppingName, l2, selection, result, eval, seconds, memory, validationEval);
     }
