@@ -244,12 +244,7 @@ final class CompareCommand implements Callable<Integer> {
       default -> throw new UsageException(
           "--task is '" + task + "', expected regression or classification");
     };
-    boolean sgd = switch (solver.toLowerCase(Locale.ROOT)) {
-      case "sgd" -> true;
-      case "closed-form" -> false;
-      default -> throw new UsageException(
-          "--solver is '" + solver + "', expected closed-form or sgd");
-    };
+    boolean sgd = Training.Solver.parse(solver) == Training.Solver.SGD;
     checkOptions(classification);
     List<Method> methods = methods();
     int threadCount = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
