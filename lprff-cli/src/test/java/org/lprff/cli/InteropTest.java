@@ -2,6 +2,7 @@ package org.lprff.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.lprff.arrow.LabelType;
 import org.lprff.vector.FeaturizerSpec;
 import org.lprff.vector.PackedFeatures;
@@ -169,6 +171,62 @@ class InteropTest {
         assertArrayEquals(reference.labels(), rows.labels(), input);
       }
     }
+  }
+
+  /**
+   * A model file read by node alone scores the full-precision twin of the heldout rows like
+   * {@code lprff predict} scores the raw rows: the same features (predict featurizes at b = 32
+   * with the model's spec), so only the summation differs, float in Java against double in
+   * JavaScript: |difference| <= m 2^-24 sum |w_i z_i| + rounding of the CSV (9 digits), well
+   * within 1e-5 of the score's scale here. Regression (one output) and three classes (the argmax
+   * of node's scores is predict's class; near-ties, whose margin is under that bound, excepted).
+   */
+  @ParameterizedTest(name = "classes {0}")
+  @ValueSource(booleans = {false, true})
+  void nodeScoresWithAModelFile(boolean classes) throws Exception {
+    Path trainCsv = dir.resolve("train.csv");
+    Path heldoutCsv = dir.resolve("heldout.csv");
+    TrainCommandTest.writeCsv(trainCsv, 600, 1, classes);
+    TrainCommandTest.writeCsv(heldoutCsv, 200, 2, classes);
+    Path train = dir.resolve("train.arrow");
+    Path twin = dir.resolve("heldout32.arrow");
+    Path model = dir.resolve("model.lprff");
+    Cli.ok("featurize", "--input", trainCsv.toString(), "--label-column", "y", "--label-type",
+        classes ? "classes" : "regression", "--standardize", "--sigma", "2", "--features", "128",
+        "--bits", "4", "--projection", "circulant", "--seed", "3", "--output", train.toString(),
+        "-q");
+    Cli.ok("featurize", "--input", heldoutCsv.toString(), "--label-column", "y", "--like",
+        train.toString(), "--bits", "32", "--output", twin.toString(), "-q");
+    Cli.ok("train", "--train", train.toString(), "--heldout", twin.toString(), "--task",
+        classes ? "classification" : "regression", "--model", model.toString(), "-q");
+    Path predictions = dir.resolve("predictions.csv");
+    Cli.ok("predict", "--model", model.toString(), "--input", heldoutCsv.toString(),
+        "--label-column", "y", "--output", predictions.toString());
+    List<String> expected = Files.readAllLines(predictions);
+    List<String> scored = run(List.of("node", "score-with-model.mjs",
+        model.toAbsolutePath().toString(), twin.toAbsolutePath().toString()), JS, NODE_TIMEOUT)
+        .lines().toList();
+    assertEquals(200, scored.size());
+    assertEquals(201, expected.size());
+    int agree = 0;
+    for (int r = 0; r < 200; r++) {
+      double[] scores = java.util.Arrays.stream(scored.get(r).split(" "))
+          .mapToDouble(Double::parseDouble).toArray();
+      String want = expected.get(r + 1).split(",")[0];
+      if (!classes) {
+        assertEquals(1, scores.length);
+        assertEquals(Double.parseDouble(want), scores[0], 1e-5, "row " + r);
+        agree++;
+      } else {
+        assertEquals(3, scores.length);
+        int argmax = 0;
+        for (int j = 1; j < 3; j++) {
+          argmax = scores[j] > scores[argmax] ? j : argmax;
+        }
+        agree += Integer.parseInt(want) == argmax ? 1 : 0;
+      }
+    }
+    assertTrue(agree >= 199, agree + " of 200 rows agree");
   }
 
   /** info --json is valid JSON to an independent parser, with the documented fields. */
