@@ -12,7 +12,8 @@
  * (so the mean loss is half the mean squared error; reports use MSE = mean (y - t)^2), binary
  * logistic on a logit, softmax cross-entropy. The bias is not regularized. {@link
  * org.lprff.vector.train.SgdTrainer} descends J; {@link org.lprff.vector.train.ClosedFormRidge}
- * returns its exact minimizer for the squared loss.
+ * returns its exact minimizer for the squared loss, through {@link
+ * org.lprff.vector.train.NormalEquations}, sums accumulated once and solved for several lambdas.
  *
  * <p><b>Data.</b> A {@link org.lprff.vector.train.MiniBatchSource} hands out the mini-batches of an
  * epoch ({@link org.lprff.vector.train.MiniBatch}: {@link org.lprff.vector.train.FeatureRows},
