@@ -256,24 +256,10 @@ final class Training {
       double l2 = options.l2s().get(0);
       Map<Double, Double> selection = new LinkedHashMap<>();
       if (options.solver() == Solver.CLOSED_FORM) {
-        NormalEquations sums = ClosedFormRidge.accumulate(train, task,
-            ForkJoinPool.commonPool(), gramProgress(progress, "train", train.rows()));
-        Choice choice =
-            choose(sums, task, options.l2s(), stopping, stoppingName, selection, progress);
-        if (choice.model() == null) {
-          throw new IllegalArgumentException("no --l2 value gave a solvable system "
-              + options.l2s() + "; the last: " + choice.failure().getMessage(), choice.failure());
-        }
+        Choice choice = closedForm(train, refit, task, options.l2s(), stopping, stoppingName,
+            selection, progress);
         l2 = choice.l2();
-        LinearModel best = choice.model();
-        if (refit != null) {
-          // The validation rows only chose l2: the final model learns from them too.
-          NormalEquations more = ClosedFormRidge.accumulate(refit, task,
-              ForkJoinPool.commonPool(), gramProgress(progress, "validation", refit.rows()));
-          println(progress, "closed form: refit on train + validation, l2 " + l2);
-          best = sums.plus(more).solve(l2);
-        }
-        result = TrainingResult.solved(best, Double.NaN);
+        result = TrainingResult.solved(choice.model(), Double.NaN);
       } else {
         result = SgdTrainer.builder(task, spec.features())
             .batchSize(options.batch())
@@ -302,6 +288,30 @@ final class Training {
       return new Outcome(spec, standardization, task, taskName, classes, trainRows,
           heldout.rows(), options.solver(), stoppingName, l2, selection, result, eval, seconds, memory, validationEval);
     }
+  }
+
+  /**
+   * The closed form: the normal equations of the training rows, solved for each l2 (the best on
+   * {@code stopping} kept), then, with {@code refit} rows, solved again on both row sets.
+   */
+  private static Choice closedForm(ArrowBatches train, ArrowBatches refit, Task task,
+      List<Double> l2s, ArrowBatches stopping, String stoppingName, Map<Double, Double> selection,
+      PrintWriter progress) {
+    NormalEquations sums = ClosedFormRidge.accumulate(train, task, ForkJoinPool.commonPool(),
+        gramProgress(progress, "train", train.rows()));
+    Choice choice = choose(sums, task, l2s, stopping, stoppingName, selection, progress);
+    if (choice.model() == null) {
+      throw new IllegalArgumentException("no --l2 value gave a solvable system " + l2s
+          + "; the last: " + choice.failure().getMessage(), choice.failure());
+    }
+    if (refit == null) {
+      return choice;
+    }
+    // The validation rows only chose l2: the final model learns from them too.
+    NormalEquations more = ClosedFormRidge.accumulate(refit, task, ForkJoinPool.commonPool(),
+        gramProgress(progress, "validation", refit.rows()));
+    println(progress, "closed form: refit on train + validation, l2 " + choice.l2());
+    return new Choice(choice.l2(), sums.plus(more).solve(choice.l2()), null);
   }
 
   /** The l2 chosen (or the only one), its model, or no model and the last failure. */
