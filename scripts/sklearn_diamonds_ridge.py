@@ -10,7 +10,7 @@ loss / 2 + lambda / 2 |w|^2, Ridge's the summed squared loss + alpha |w|^2), cho
 validation rows, then refit on train + validation. Each random_state draws other features; the
 spread over them shows how much one draw moves the heldout MSE.
 
-Usage: scripts/sklearn_diamonds_ridge.py [path/to/diamonds.csv [draws]]
+Usage: scripts/sklearn_diamonds_ridge.py [path/to/diamonds.csv [draws [split seed]]]
 """
 import sys
 import time
@@ -34,7 +34,8 @@ def mse(model, z, y):
     return float(np.mean((model.predict(z) - y) ** 2))
 
 
-def main(path="../shared/data/diamonds.csv", draws="3", seed=1, sigma=2.0, m=4096):
+def main(path="../shared/data/diamonds.csv", draws="3", seed="1", sigma=2.0, m=4096):
+    seed = int(seed)
     data = np.loadtxt(path, delimiter=",", skiprows=1)
     x, y = data[:, :9], np.log(data[:, 9])
     hashes = [mix64(seed + i) for i in range(len(y))]
@@ -67,4 +68,4 @@ def main(path="../shared/data/diamonds.csv", draws="3", seed=1, sigma=2.0, m=409
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    main(*sys.argv[1:4])
