@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Locale;
-import java.util.concurrent.ForkJoinPool;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.lprff.vector.Featurizer;
 import org.lprff.vector.FeaturizerSpec;
 
 /**
@@ -107,50 +104,6 @@ class DiamondsTest {
     for (int k = 0; k < 2; k++) {
       assertTrue(exact <= 1.05 * sgdMse[k], "closed form " + exact + " vs SGD " + sgdMse[k]);
       assertTrue(sgdMse[k] <= 2 * exact, "b " + bits[k] + ": SGD " + sgdMse[k]);
-    }
-  }
-
-  /**
-   * The numbers for the report (not a check): m = 4096, b = 1, 4, 8, 32, materialized and on the
-   * fly (fresh rounding per epoch), plus the closed form on the draw-0 features. Minutes long:
-   * runs only with {@code -Dlprff.diamonds.report=true}.
-   */
-  @Test
-  void reportAtM4096() throws Exception {
-    Assumptions.assumeTrue(
-        Boolean.getBoolean("lprff.diamonds.report"),
-        "report run: pass -Dlprff.diamonds.report=true");
-    Diamonds data = Diamonds.load(42);
-    int m = Integer.getInteger("lprff.diamonds.m", 4096);
-    for (int b : new int[] {32, 8, 4, 1}) {
-      FeaturizerSpec spec = TrainData.spec(Diamonds.D, m, b, SIGMA, SEED);
-      long start = System.nanoTime();
-      FeatureRows train = materialize(spec, data.trainX, data.trainRows);
-      FeatureRows heldout = materialize(spec, data.heldoutX, data.heldoutRows);
-      double featurize = (System.nanoTime() - start) / 1e9;
-      MiniBatchSource heldoutSource = InMemoryBatches.of(heldout, data.heldoutY).ordered();
-      Outcome o = sgd(data, InMemoryBatches.of(train, data.trainY), heldoutSource, m, 1);
-      System.out.printf(
-          Locale.ROOT,
-          "REPORT m=%d b=%d materialized: SGD heldout MSE %.5f, %d epochs, %s, %.1f s (+%.1f s"
-              + " featurizing)%n",
-          m, b, o.mse(), o.epochs(), o.reason(), o.seconds(), featurize);
-      if (b != 32) {
-        Featurizer f = Featurizer.of(spec);
-        OnTheFlyBatches fly =
-            OnTheFlyBatches.of(f, data.trainX, data.trainRows, data.trainY)
-                .withExecutor(ForkJoinPool.commonPool());
-        Outcome onTheFly = sgd(data, fly, heldoutSource, m, 1);
-        System.out.printf(
-            Locale.ROOT,
-            "REPORT m=%d b=%d on the fly: SGD heldout MSE %.5f, %d epochs, %s, %.1f s%n",
-            m, b, onTheFly.mse(), onTheFly.epochs(), onTheFly.reason(), onTheFly.seconds());
-      }
-      start = System.nanoTime();
-      double exact = closedForm(train, data.trainY, heldoutSource);
-      System.out.printf(
-          Locale.ROOT, "REPORT m=%d b=%d closed form: heldout MSE %.5f, %.1f s%n",
-          m, b, exact, (System.nanoTime() - start) / 1e9);
     }
   }
 }
