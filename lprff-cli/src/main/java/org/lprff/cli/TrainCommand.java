@@ -70,8 +70,9 @@ final class TrainCommand implements Callable<Integer> {
   int epochs;
 
   @Option(names = "--lr", paramLabel = "X",
-      description = "Initial learning rate (default 1.0 for both tasks; features are scaled so"
-          + " that |z|^2 ~ 1).")
+      description = "Initial learning rate (default 1 for regression: features have |z|^2 ~ 1;"
+          + " 64 for classification, whose bounded gradients cannot diverge and whose early"
+          + " stopping only halves the rate).")
   Double lr;
 
   @Option(names = "--batch", defaultValue = "250", paramLabel = "ROWS",

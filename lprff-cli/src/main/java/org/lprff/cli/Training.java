@@ -37,8 +37,14 @@ final class Training {
 
   /** Default learning rate of regression: 1 (diamonds at m up to 4096: 2 overflows). */
   static final double DEFAULT_LR_REGRESSION = 1.0;
-  /** Default learning rate of classification: 1 (logistic/softmax curvature <= squared loss's). */
-  static final double DEFAULT_LR_CLASSIFICATION = 1.0;
+  /**
+   * Default learning rate of classification: 64. Logistic and softmax gradients are bounded
+   * (|grad| <= sqrt(2) |z|, |z|^2 ~ 1), so no rate diverges, and early stopping only halves it:
+   * a high start costs a few epochs, a low one stalls (the < 1% rule halves it early). On
+   * Fashion-MNIST's validation split (m = 2048, scripts/results/fashion-mnist-scan.md) lr 1, 4,
+   * 16, 64, 256 gave 16.1%, 13.9%, 13.8%, 12.8%, 12.8% error at sigma 5.
+   */
+  static final double DEFAULT_LR_CLASSIFICATION = 64.0;
   static final double DEFAULT_L2 = 1e-6;
 
   /** The solvers: mini-batch SGD, or the exact ridge minimizer. */
