@@ -58,7 +58,9 @@ import picocli.CommandLine.Spec;
           + " method's features train a linear model through the same --solver; one table row per"
           + " method: m, training memory in bits (feature generation + one mini-batch of --batch"
           + " rows + model, the LP-RFF paper's Table 1), the kernel approximation on a seeded"
-          + " heldout subsample of --rows rows, and the heldout metric (MSE or error rate).",
+          + " heldout subsample of --rows rows (K~ of the method's features at its bits), and the"
+          + " heldout metric (MSE or error rate) on every heldout row featurized at full"
+          + " precision with the method's map, as predict does by default.",
       "",
       "Data: --train and --heldout files (CSV, LIBSVM, IDX or Arrow, as featurize reads), or"
           + " --train alone, split like the demo: data row i (0-based) is heldout iff"
@@ -401,7 +403,11 @@ final class CompareCommand implements Callable<Integer> {
       double deltaSeconds = seconds(t1);
       TrainingMemory memory = TrainingMemory.forProjection(spec.projection(), spec.inputDim(),
           spec.features(), spec.bits(), batch, c.task().outputs());
-      return trainAndEvaluate(method, spec.features(), memory, delta, trainZ, heldoutZ, c,
+      // The heldout metric scores full-precision rows of the same map, as predict does by
+      // default (quantized test rows would add |w|^2 times the rounding variance to the error).
+      FeatureRows scored = spec.isFloat() ? heldoutZ : featurize(Featurizer.of(spec.withBits(32)),
+          spec.withBits(32), c.heldout(), arena, c.pool());
+      return trainAndEvaluate(method, spec.features(), memory, delta, trainZ, scored, c,
           featurizeSeconds, deltaSeconds);
     }
   }
