@@ -181,16 +181,11 @@ final class Training {
 
   private Training() {}
 
-  /** Trains; an IllegalArgumentException or IllegalStateException carries the message for users. */
-  static Outcome run(Path trainFile, Path heldoutFile, Options options, PrintWriter progress)
-      throws IOException {
-    return run(trainFile, null, heldoutFile, options, progress);
-  }
-
   /**
    * Trains on {@code trainFile}; early stopping and the choice among several l2 values use
    * {@code validationFile} when given (then the closed form refits on train + validation with the
-   * chosen l2), else {@code heldoutFile}, whose metrics are reported either way.
+   * chosen l2), else {@code heldoutFile}, whose metrics are reported either way. An
+   * IllegalArgumentException or IllegalStateException carries the message for users.
    */
   static Outcome run(Path trainFile, Path validationFile, Path heldoutFile, Options options,
       PrintWriter progress) throws IOException {
