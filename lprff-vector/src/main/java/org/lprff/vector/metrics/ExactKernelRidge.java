@@ -4,8 +4,8 @@ import java.util.concurrent.Executor;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
 import org.ejml.interfaces.linsol.LinearSolverDense;
-import org.lprff.vector.KernelFunction;
-import org.lprff.vector.ParallelTasks;
+import org.lprff.vector.kernel.KernelFunction;
+import org.lprff.vector.simd.ParallelTasks;
 
 /**
  * Exact kernel ridge regression, the ground truth that feature methods approximate (for n up to a

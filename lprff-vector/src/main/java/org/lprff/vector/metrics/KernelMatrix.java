@@ -5,11 +5,11 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.concurrent.Executor;
 import org.ejml.data.DMatrixRMaj;
-import org.lprff.vector.FeaturizerSpec;
-import org.lprff.vector.KernelFunction;
-import org.lprff.vector.PackedFeatures;
-import org.lprff.vector.ParallelTasks;
-import org.lprff.vector.QuantizationScale;
+import org.lprff.vector.codec.PackedFeatures;
+import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.kernel.KernelFunction;
+import org.lprff.vector.simd.ParallelTasks;
 
 /**
  * Dense kernel matrices in double: the exact K_ij = k(x_i, x_j) of a {@link KernelFunction}, the

@@ -5,9 +5,9 @@ import java.util.concurrent.Executor;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
 import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
-import org.lprff.vector.KernelFunction;
-import org.lprff.vector.ParallelTasks;
-import org.lprff.vector.RandomParameters;
+import org.lprff.vector.kernel.KernelFunction;
+import org.lprff.vector.random.RandomParameters;
+import org.lprff.vector.simd.ParallelTasks;
 
 /**
  * Nyström features (Williams and Seeger 2000), the baseline that LP-RFFs are compared with, as

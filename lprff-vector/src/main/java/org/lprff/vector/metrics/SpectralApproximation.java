@@ -7,7 +7,7 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
 import org.ejml.interfaces.decomposition.CholeskyDecomposition_F64;
 import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
-import org.lprff.vector.ParallelTasks;
+import org.lprff.vector.simd.ParallelTasks;
 
 /**
  * How well K~ approximates K: the (Δ1, Δ2)-spectral approximation of Zhang, May, Dao and Ré

@@ -1,8 +1,8 @@
 package org.lprff.vector.metrics;
 
 import java.util.Set;
-import org.lprff.vector.FeaturizerSpec;
-import org.lprff.vector.Projections;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.projection.Projections;
 
 /**
  * Training memory in bits, in the accounting of Table 1 of Zhang, May, Dao, Ré, "Low-Precision

@@ -4,6 +4,11 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.LongConsumer;
 import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
+import org.lprff.vector.products.Gram;
+import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.stream.InMemoryBatches;
+import org.lprff.vector.stream.MiniBatch;
+import org.lprff.vector.stream.MiniBatchSource;
 
 /**
  * Ridge regression on features in closed form: the exact minimizer of this package's objective

@@ -1,5 +1,8 @@
 package org.lprff.vector.train;
 
+import org.lprff.vector.stream.MiniBatch;
+import org.lprff.vector.stream.MiniBatchSource;
+
 /**
  * A model's quality on a data set: the mean per-row loss of its task (without the L2 term) and the
  * task's metric, the mean squared error {@code mean (y - t)^2} for regression (twice the mean

@@ -1,7 +1,8 @@
 package org.lprff.vector.train;
 
 import java.util.Arrays;
-import org.lprff.vector.PackedRows;
+import org.lprff.vector.codec.PackedRows;
+import org.lprff.vector.stream.FeatureRows;
 
 /**
  * An immutable linear model on m features with c outputs: scores {@code y = z W + b}, with W (m x

@@ -1,5 +1,7 @@
 package org.lprff.vector.train;
 
+import org.lprff.vector.stream.MiniBatch;
+
 /**
  * What a linear model predicts, and so its number of outputs c and its {@link Loss}:
  *

@@ -23,3 +23,4 @@
  * lprff-arrow and implement the same interface.
  */
 package org.lprff.vector.train;
+

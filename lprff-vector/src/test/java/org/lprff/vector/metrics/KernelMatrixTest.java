@@ -11,12 +11,12 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ForkJoinPool;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
-import org.lprff.vector.Featurizer;
-import org.lprff.vector.FeaturizerSpec;
-import org.lprff.vector.KernelFunction;
-import org.lprff.vector.PackedFeatures;
-import org.lprff.vector.QuantizationScale;
-import org.lprff.vector.Quantizer;
+import org.lprff.vector.codec.PackedFeatures;
+import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.codec.Quantizer;
+import org.lprff.vector.featurize.Featurizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.kernel.KernelFunction;
 
 class KernelMatrixTest {
 

@@ -15,7 +15,7 @@ import java.util.concurrent.ForkJoinPool;
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.lprff.vector.KernelFunction;
+import org.lprff.vector.kernel.KernelFunction;
 
 class NystromFeaturesTest {
 

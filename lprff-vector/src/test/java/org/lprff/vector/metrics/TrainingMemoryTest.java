@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.lprff.vector.metrics.KernelMatrixTest.assertMessage;
 
 import org.junit.jupiter.api.Test;
-import org.lprff.vector.KernelFunction;
-import org.lprff.vector.Projection;
-import org.lprff.vector.Projections;
+import org.lprff.vector.kernel.KernelFunction;
+import org.lprff.vector.projection.Projection;
+import org.lprff.vector.projection.Projections;
 
 class TrainingMemoryTest {
 

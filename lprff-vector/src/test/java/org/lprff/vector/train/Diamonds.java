@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
+import org.lprff.vector.stream.Shuffle;
 
 /**
  * diamonds.csv for the real-data checks: 9 numeric features, target log(price), a seeded 80/20

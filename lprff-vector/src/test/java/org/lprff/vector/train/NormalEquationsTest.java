@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
+import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.stream.InMemoryBatches;
 
 class NormalEquationsTest {
 

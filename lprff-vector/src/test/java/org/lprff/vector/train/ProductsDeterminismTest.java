@@ -3,6 +3,7 @@ package org.lprff.vector.train;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import org.junit.jupiter.api.Test;
+import org.lprff.vector.stream.FeatureRows;
 
 /**
  * Reproducible training needs products whose bits do not depend on how warm the JIT is. Lane sums

@@ -12,8 +12,11 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
-import org.lprff.vector.Featurizer;
-import org.lprff.vector.FeaturizerSpec;
+import org.lprff.vector.featurize.Featurizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.stream.InMemoryBatches;
+import org.lprff.vector.stream.OnTheFlyBatches;
 
 class SgdTrainerTest {
 

@@ -3,19 +3,20 @@ package org.lprff.vector.train;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;
-import org.lprff.vector.Featurizer;
-import org.lprff.vector.FeaturizerSpec;
-import org.lprff.vector.KernelFunction;
-import org.lprff.vector.PackedRows;
-import org.lprff.vector.Quantizer;
+import org.lprff.vector.codec.PackedRows;
+import org.lprff.vector.codec.Quantizer;
+import org.lprff.vector.featurize.Featurizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.kernel.KernelFunction;
+import org.lprff.vector.stream.FeatureRows;
 
 /** Synthetic problems and double-precision references for the training tests. */
-final class TrainData {
+public final class TrainData {
 
   private TrainData() {}
 
   /** n x d standard normal inputs. */
-  static float[] gaussian(int n, int d, long seed) {
+  public static float[] gaussian(int n, int d, long seed) {
     SplittableRandom random = new SplittableRandom(seed);
     float[] x = new float[n * d];
     for (int i = 0; i < x.length; i++) {
@@ -25,7 +26,7 @@ final class TrainData {
   }
 
   /** A smooth nonlinear target of the first inputs plus N(0, noise^2). */
-  static float[] smoothTargets(float[] x, int n, int d, double noise, long seed) {
+  public static float[] smoothTargets(float[] x, int n, int d, double noise, long seed) {
     SplittableRandom random = new SplittableRandom(seed);
     float[] t = new float[n];
     for (int r = 0; r < n; r++) {
@@ -38,7 +39,7 @@ final class TrainData {
   }
 
   /** A Gaussian-kernel spec with a dense projection and stochastic rounding. */
-  static FeaturizerSpec spec(int d, int m, int bits, double sigma, long seed) {
+  public static FeaturizerSpec spec(int d, int m, int bits, double sigma, long seed) {
     return new FeaturizerSpec(
         new KernelFunction.Gaussian(sigma), d, m, bits, "dense", seed, Quantizer.STOCHASTIC);
   }
@@ -47,7 +48,7 @@ final class TrainData {
    * The draw-0 features of n rows (ids 0..n-1) in native memory (the products run slowly on
    * int/float vector loads from byte[] heap segments).
    */
-  static FeatureRows featurize(FeaturizerSpec spec, float[] x, int n) {
+  public static FeatureRows featurize(FeaturizerSpec spec, float[] x, int n) {
     Featurizer f = Featurizer.of(spec);
     MemorySegment out = Arena.ofAuto().allocate(Math.max(1L, (long) n * f.rowBytes()), 64);
     f.featurize(x, n, 0, out, 0, 0);

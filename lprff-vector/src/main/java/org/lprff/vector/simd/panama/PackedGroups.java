@@ -1,0 +1,356 @@
+package org.lprff.vector.simd.panama;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Packed codes read a group at a time, for {@link VectorProducts}. A group is {@code LANES} ints
+ * of a row ({@code per = 32 / bits} codes each, {@code LANES * per} features) loaded as one int
+ * vector; sub-vector {@code s} is {@code (v >>> s * bits) & mask}, whose lane k holds feature
+ * {@code k * per + s} of the group. Decoding is then a shift, an and and a conversion per
+ * {@code LANES} features, with no broadcast and no lane-variable shift.
+ *
+ * <p>The codes come out in that strided order, so the weights of a tile are permuted once per
+ * call into the same order ({@link #permute}, O(c * m) in all): sum_i code_i w_i does not depend
+ * on the order of its terms. The products are sums of {@code code * w} (the affine map is applied
+ * by the caller, see {@link VectorProducts}).
+ *
+ * <p>Micro-kernels: 8 classes x 1 row, 2 classes x 2 sub-vectors, 1 class x 2 rows x 2
+ * sub-vectors (the weight vector loaded once for both rows): 4 to 8 accumulators, at most 4
+ * decodes per loop body (see {@link VectorProducts} on C2's inlining limits).
+ */
+final class PackedGroups {
+
+  private static final VectorSpecies<Float> F = PackedLanes.FLOAT;
+  private static final VectorSpecies<Integer> INT = PackedLanes.INT;
+  private static final int L = PackedLanes.LANES;
+
+  /** Features per tile: the permuted weights of a tile (c x 512 floats) stay in L1/L2. */
+  private static final int TILE = 512;
+
+  private PackedGroups() {}
+
+  /** Features in one group of {@code bits}-bit codes. */
+  static int groupSize(int bits) {
+    return L * (32 / bits);
+  }
+
+  /** End of the whole groups of a row of m features: a multiple of {@link #groupSize}. */
+  static int groupEnd(int m, int bits) {
+    int group = groupSize(bits);
+    return m / group * group;
+  }
+
+  /**
+   * {@code y[r*c + j] += sum_{i < end} code_ri * wT[j*m + i]} for packed rows ({@code bits <= 16}),
+   * {@code end} from {@link #groupEnd}.
+   */
+  static void forward(
+      MemorySegment z,
+      long offset,
+      long rowBytes,
+      int n,
+      int m,
+      int bits,
+      float[] wT,
+      int c,
+      float[] y,
+      int end) {
+    int per = 32 / bits;
+    int group = L * per;
+    int tile = Math.max(group, TILE / group * group);
+    float[] wP = new float[c * Math.min(tile, end)];
+    for (int t0 = 0; t0 < end; t0 += tile) {
+      int len = Math.min(tile, end - t0);
+      permute(wT, m, c, t0, len, per, wP);
+      long tileAt = offset + (long) t0 / per * 4;
+      int j = 0;
+      while (j < c) {
+        int block = c - j >= 8 ? 8 : c - j >= 2 ? 2 : 1;
+        if (block == 1) {
+          for (int r = 0; r < n; r += 2) {
+            long row0 = tileAt + r * rowBytes;
+            // An odd last row is paired with itself and its second sum dropped.
+            long row1 = r + 1 < n ? row0 + rowBytes : row0;
+            int y1 = r + 1 < n ? (r + 1) * c + j : -1;
+            forward1x2(z, row0, row1, bits, wP, j * len, len, group, y, r * c + j, y1);
+          }
+        } else {
+          for (int r = 0; r < n; r++) {
+            long row = tileAt + r * rowBytes;
+            if (block == 8) {
+              forward8(z, row, bits, wP, j * len, len, group, y, r * c + j);
+            } else {
+              forward2(z, row, bits, wP, j * len, len, group, y, r * c + j);
+            }
+          }
+        }
+        j += block;
+      }
+    }
+  }
+
+  /**
+   * Weights of features [t0, t0 + len) in group order: {@code wP[j*len + g + s*L + k] = wT[j*m +
+   * t0 + g + k*per + s]} for each group start g.
+   */
+  private static void permute(float[] wT, int m, int c, int t0, int len, int per, float[] wP) {
+    for (int j = 0; j < c; j++) {
+      int src = j * m + t0;
+      int dst = j * len;
+      for (int g = 0; g < len; g += L * per) {
+        for (int s = 0; s < per; s++) {
+          for (int k = 0; k < L; k++) {
+            wP[dst + g + s * L + k] = wT[src + g + k * per + s];
+          }
+        }
+      }
+    }
+  }
+
+  private static IntVector group(MemorySegment z, long row, int g, int per) {
+    return IntVector.fromMemorySegment(INT, z, row + (long) g / per * 4, ByteOrder.LITTLE_ENDIAN);
+  }
+
+  private static FloatVector low(IntVector v, IntVector mask) {
+    return (FloatVector) v.and(mask).convert(VectorOperators.I2F, 0);
+  }
+
+  private static FloatVector w(float[] a, int at) {
+    return FloatVector.fromArray(F, a, at);
+  }
+
+  /** 8 classes, one row: each decoded sub-vector feeds 8 FMAs. */
+  private static void forward8(
+      MemorySegment z, long row, int bits, float[] wP, int w0, int len, int group, float[] y,
+      int yAt) {
+    IntVector mask = PackedLanes.mask(bits);
+    int per = 32 / bits;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+    FloatVector a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    int w1 = w0 + len, w2 = w1 + len, w3 = w2 + len;
+    int w4 = w3 + len, w5 = w4 + len, w6 = w5 + len, w7 = w6 + len;
+    // One flat loop (the group re-read from L1 for each of its sub-vectors) rather than a loop
+    // of per = 32 / bits iterations per group: C2 unrolls it and hoists its range checks.
+    for (int at = 0; at < len; at += L) {
+      IntVector v = group(z, row, at & -group, per);
+      FloatVector x = low(v.lanewise(VectorOperators.LSHR, (at / L & (per - 1)) * bits), mask);
+      a0 = x.fma(w(wP, w0 + at), a0);
+      a1 = x.fma(w(wP, w1 + at), a1);
+      a2 = x.fma(w(wP, w2 + at), a2);
+      a3 = x.fma(w(wP, w3 + at), a3);
+      a4 = x.fma(w(wP, w4 + at), a4);
+      a5 = x.fma(w(wP, w5 + at), a5);
+      a6 = x.fma(w(wP, w6 + at), a6);
+      a7 = x.fma(w(wP, w7 + at), a7);
+    }
+    y[yAt] += PackedLanes.sumLanes(a0);
+    y[yAt + 1] += PackedLanes.sumLanes(a1);
+    y[yAt + 2] += PackedLanes.sumLanes(a2);
+    y[yAt + 3] += PackedLanes.sumLanes(a3);
+    y[yAt + 4] += PackedLanes.sumLanes(a4);
+    y[yAt + 5] += PackedLanes.sumLanes(a5);
+    y[yAt + 6] += PackedLanes.sumLanes(a6);
+    y[yAt + 7] += PackedLanes.sumLanes(a7);
+  }
+
+  /** 2 classes x 2 sub-vectors (per = 32 / bits is even for packed codes). */
+  private static void forward2(
+      MemorySegment z, long row, int bits, float[] wP, int w0, int len, int group, float[] y,
+      int yAt) {
+    IntVector mask = PackedLanes.mask(bits);
+    int per = 32 / bits;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, b0 = a0, b1 = a0;
+    int w1 = w0 + len;
+    for (int g = 0; g < len; g += group) {
+      IntVector v = group(z, row, g, per);
+      for (int at = g; at < g + group; at += 2 * L) {
+        FloatVector x0 = low(v, mask);
+        FloatVector x1 = low(v.lanewise(VectorOperators.LSHR, bits), mask);
+        v = v.lanewise(VectorOperators.LSHR, 2 * bits);
+        a0 = x0.fma(w(wP, w0 + at), a0);
+        a1 = x1.fma(w(wP, w0 + at + L), a1);
+        b0 = x0.fma(w(wP, w1 + at), b0);
+        b1 = x1.fma(w(wP, w1 + at + L), b1);
+      }
+    }
+    y[yAt] += PackedLanes.sumLanes(a0.add(a1));
+    y[yAt + 1] += PackedLanes.sumLanes(b0.add(b1));
+  }
+
+  /** 1 class x 2 rows x 2 sub-vectors: each weight vector is loaded once for two rows. */
+  private static void forward1x2(
+      MemorySegment z, long row0, long row1, int bits, float[] wP, int w0, int len, int group,
+      float[] y, int y0, int y1) {
+    IntVector mask = PackedLanes.mask(bits);
+    int per = 32 / bits;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, b0 = a0, b1 = a0;
+    for (int g = 0; g < len; g += group) {
+      IntVector u = group(z, row0, g, per);
+      IntVector v = group(z, row1, g, per);
+      for (int at = g; at < g + group; at += 2 * L) {
+        FloatVector wa = w(wP, w0 + at);
+        FloatVector wb = w(wP, w0 + at + L);
+        a0 = low(u, mask).fma(wa, a0);
+        a1 = low(u.lanewise(VectorOperators.LSHR, bits), mask).fma(wb, a1);
+        b0 = low(v, mask).fma(wa, b0);
+        b1 = low(v.lanewise(VectorOperators.LSHR, bits), mask).fma(wb, b1);
+        u = u.lanewise(VectorOperators.LSHR, 2 * bits);
+        v = v.lanewise(VectorOperators.LSHR, 2 * bits);
+      }
+    }
+    y[y0] += PackedLanes.sumLanes(a0.add(a1));
+    if (y1 >= 0) {
+      y[y1] += PackedLanes.sumLanes(b0.add(b1));
+    }
+  }
+
+  // ---------------------------------------------------- transposed accumulate
+
+  /**
+   * {@code gT[j*m + i] += step * sum_r code_ri d[r*c + j] + shift[j]} for features {@code i <
+   * end} of packed rows, {@code end} from {@link #groupEnd}, {@code n >= 1}.
+   */
+  static void accumulateTransposed(
+      MemorySegment z,
+      long offset,
+      long rowBytes,
+      int n,
+      int m,
+      int bits,
+      float step,
+      float[] shift,
+      float[] d,
+      int c,
+      float[] gT,
+      int end) {
+    int per = 32 / bits;
+    int group = L * per;
+    float[] lanes = new float[L];
+    int j = 0;
+    while (j < c) {
+      int block = c - j >= 8 ? 8 : c - j >= 2 ? 2 : 1;
+      for (int g = 0; g < end; g += group) {
+        long at = offset + (long) g / per * 4;
+        for (int s = 0; s < per; s += block == 8 ? 1 : 2) {
+          switch (block) {
+            case 8 -> accumulate8(z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes);
+            case 2 -> accumulate2(z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes);
+            default -> accumulate1(z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes);
+          }
+        }
+      }
+      j += block;
+    }
+  }
+
+  /**
+   * Adds {@code step * acc + shift[j]} to the features of sub-vector {@code s} of the group at
+   * {@code g}: lane k is feature {@code g + k * per + s} of class j.
+   */
+  private static void scatterAdd(
+      FloatVector acc, float step, float[] shift, int j, float[] gT, int m, int g, int per, int s,
+      float[] lanes) {
+    acc.fma(step, shift[j]).intoArray(lanes, 0);
+    int at = j * m + g + s;
+    for (int k = 0; k < L; k++) {
+      gT[at + k * per] += lanes[k];
+    }
+  }
+
+  private static FloatVector dj(float[] d, int at) {
+    return FloatVector.broadcast(F, d[at]);
+  }
+
+  /** Classes [j, j+8) x sub-vector s of one group, all rows. */
+  private static void accumulate8(
+      MemorySegment z, long at, long rowBytes, int n, int bits, int s, float[] d, int c, int j,
+      float step, float[] shift, float[] gT, int m, int g, float[] lanes) {
+    IntVector mask = PackedLanes.mask(bits);
+    int sh = s * bits;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+    FloatVector a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    long row = at;
+    int dr = j;
+    for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
+      FloatVector x = low(group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh), mask);
+      a0 = x.fma(dj(d, dr), a0);
+      a1 = x.fma(dj(d, dr + 1), a1);
+      a2 = x.fma(dj(d, dr + 2), a2);
+      a3 = x.fma(dj(d, dr + 3), a3);
+      a4 = x.fma(dj(d, dr + 4), a4);
+      a5 = x.fma(dj(d, dr + 5), a5);
+      a6 = x.fma(dj(d, dr + 6), a6);
+      a7 = x.fma(dj(d, dr + 7), a7);
+    }
+    int per = 32 / bits;
+    scatterAdd(a0, step, shift, j, gT, m, g, per, s, lanes);
+    scatterAdd(a1, step, shift, j + 1, gT, m, g, per, s, lanes);
+    scatterAdd(a2, step, shift, j + 2, gT, m, g, per, s, lanes);
+    scatterAdd(a3, step, shift, j + 3, gT, m, g, per, s, lanes);
+    scatterAdd(a4, step, shift, j + 4, gT, m, g, per, s, lanes);
+    scatterAdd(a5, step, shift, j + 5, gT, m, g, per, s, lanes);
+    scatterAdd(a6, step, shift, j + 6, gT, m, g, per, s, lanes);
+    scatterAdd(a7, step, shift, j + 7, gT, m, g, per, s, lanes);
+  }
+
+  /** Classes j, j+1 x sub-vectors s, s+1 of one group, all rows. */
+  private static void accumulate2(
+      MemorySegment z, long at, long rowBytes, int n, int bits, int s, float[] d, int c, int j,
+      float step, float[] shift, float[] gT, int m, int g, float[] lanes) {
+    IntVector mask = PackedLanes.mask(bits);
+    int sh = s * bits;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, b0 = a0, b1 = a0;
+    long row = at;
+    int dr = j;
+    for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
+      IntVector v = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      FloatVector x0 = low(v, mask);
+      FloatVector x1 = low(v.lanewise(VectorOperators.LSHR, bits), mask);
+      FloatVector d0 = dj(d, dr), d1 = dj(d, dr + 1);
+      a0 = x0.fma(d0, a0);
+      a1 = x1.fma(d0, a1);
+      b0 = x0.fma(d1, b0);
+      b1 = x1.fma(d1, b1);
+    }
+    int per = 32 / bits;
+    scatterAdd(a0, step, shift, j, gT, m, g, per, s, lanes);
+    scatterAdd(a1, step, shift, j, gT, m, g, per, s + 1, lanes);
+    scatterAdd(b0, step, shift, j + 1, gT, m, g, per, s, lanes);
+    scatterAdd(b1, step, shift, j + 1, gT, m, g, per, s + 1, lanes);
+  }
+
+  /** Class j x sub-vectors s, s+1 of one group, rows in pairs (4 independent accumulators). */
+  private static void accumulate1(
+      MemorySegment z, long at, long rowBytes, int n, int bits, int s, float[] d, int c, int j,
+      float step, float[] shift, float[] gT, int m, int g, float[] lanes) {
+    IntVector mask = PackedLanes.mask(bits);
+    int sh = s * bits;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, b0 = a0, b1 = a0;
+    long row = at;
+    int dr = j;
+    int r = 0;
+    for (; r + 2 <= n; r += 2, row += 2 * rowBytes, dr += 2 * c) {
+      IntVector u = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      IntVector v = group(z, row + rowBytes, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      FloatVector d0 = dj(d, dr), d1 = dj(d, dr + c);
+      a0 = low(u, mask).fma(d0, a0);
+      a1 = low(u.lanewise(VectorOperators.LSHR, bits), mask).fma(d0, a1);
+      b0 = low(v, mask).fma(d1, b0);
+      b1 = low(v.lanewise(VectorOperators.LSHR, bits), mask).fma(d1, b1);
+    }
+    if (r < n) {
+      IntVector u = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      FloatVector d0 = dj(d, dr);
+      a0 = low(u, mask).fma(d0, a0);
+      a1 = low(u.lanewise(VectorOperators.LSHR, bits), mask).fma(d0, a1);
+    }
+    int per = 32 / bits;
+    scatterAdd(a0.add(b0), step, shift, j, gT, m, g, per, s, lanes);
+    scatterAdd(a1.add(b1), step, shift, j, gT, m, g, per, s + 1, lanes);
+  }
+}

@@ -1,0 +1,585 @@
+package org.lprff.vector.simd.panama;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+import org.lprff.vector.layout.PackedLayout;
+import org.lprff.vector.simd.scalar.ScalarProducts;
+import org.lprff.vector.simd.spi.ProductsBody;
+
+/**
+ * Vector API products. Rows of 1, 2 or 4 bits: the whole groups of a row (one int vector of
+ * codes per load, the weights permuted into code order) go to {@link PackedGroups}; the rest of
+ * the row (less than one group), 8- and 16-bit rows and float rows go through the micro-kernels
+ * here, where codes are decoded by {@link PackedLanes#codes} ({@code LANES} features at a time).
+ * Decoded features are used at once for a block of classes; no float copy of the batch or of a
+ * row is made.
+ *
+ * <p>The affine dequantization is factored out of the inner loops: {@code sum_i z_i w_i = step *
+ * sum_i code_i w_i + lo * sum_i w_i} (and {@code sum_r z_ri d_rj = step * sum_r code_ri d_rj + lo
+ * * sum_r d_rj}), with the sums of the weights (of the columns of D) taken once per call. The
+ * inner loops convert codes to float (exact) and multiply-add them directly, one FMA less per
+ * decode. This is not bitwise the dequantize-then-multiply of {@link ScalarProducts}; the error
+ * bound it meets is derived in PackedProductsTest.
+ *
+ * <p>Register blocking: a micro-kernel keeps 4 to 8 accumulators (2 FMA ports x latency 4-5 on
+ * current x86 and AArch64 cores) plus the decoding constants in the 16 AVX2 registers: blocks of
+ * 8 classes x 1 feature vector, 4 x 2, 2 x 2, 1 x 4 (forward) or 2 x 4 (accumulate). Wider class blocks decode each feature
+ * vector fewer times, so classes go in blocks of 8, then 4, 2, 1. At most 4 decodes per loop
+ * body: more and C2 stops inlining the vector calls (NodeCountInliningCutoff), which boxes every
+ * vector and is ~20x slower.
+ */
+public final class VectorProducts implements ProductsBody {
+
+  private static final VectorSpecies<Float> F = PackedLanes.FLOAT;
+  private static final int L = PackedLanes.LANES;
+
+  /** Widest codes that take the {@link PackedGroups} path (at least 8 codes per int). */
+  private static final int GROUPED_MAX_BITS = 4;
+
+  /**
+   * Features per tile of the forward pass: the weights of a tile (at most 8 classes x 512 floats
+   * = 16 KiB per class block) stay in L1 while all rows of the batch go past. A multiple of
+   * 8 * LANES so the unrolled loops have no remainder inside a full tile.
+   */
+  private static final int TILE = 512;
+
+  // ---------------------------------------------------------------- forward
+
+  @Override
+  public void forward(
+      MemorySegment z,
+      long offset,
+      int n,
+      int m,
+      int bits,
+      float lo,
+      float step,
+      float[] wT,
+      int c,
+      float[] y) {
+    long rowBytes = PackedLayout.rowBytes(m, bits);
+    Arrays.fill(y, 0, n * c, 0f);
+    int vecEnd = F.loopBound(m);
+    // Rows of 1, 2, 4 bits: whole groups by PackedGroups, the rest (< one group) vector by vector
+    // here. 8 and 16 bits stay here: their byte/short loads widen in one step, and groups of 2 or
+    // 4 sub-vectors measured slower.
+    int start = bits <= GROUPED_MAX_BITS ? PackedGroups.groupEnd(m, bits) : 0;
+    if (start > 0) {
+      PackedGroups.forward(z, offset, rowBytes, n, m, bits, wT, c, y, start);
+    }
+    for (int t0 = start; t0 < vecEnd; t0 += TILE) {
+      int t1 = Math.min(t0 + TILE, vecEnd);
+      for (int r = 0; r < n; r++) {
+        long row = offset + r * rowBytes;
+        int j = 0;
+        while (j < c) {
+          int block = classBlock(c - j);
+          switch (block) {
+            case 8 -> forward8(z, row, bits, wT, m, j, t0, t1, y, r * c + j);
+            case 4 -> forward4(z, row, bits, wT, m, j, t0, t1, y, r * c + j);
+            case 2 -> forward2(z, row, bits, wT, m, j, t0, t1, y, r * c + j);
+            default -> forward1(z, row, bits, wT, m, j, t0, t1, y, r * c + j);
+          }
+          j += block;
+        }
+      }
+    }
+    if (vecEnd < m) {
+      for (int r = 0; r < n; r++) {
+        long row = offset + r * rowBytes;
+        for (int i = vecEnd; i < m; i++) {
+          float zi = bits == FLOAT_BITS
+              ? PackedLayout.value(z, row, bits, i, lo, step)
+              : PackedLayout.code(z, row, bits, i);
+          for (int j = 0; j < c; j++) {
+            y[r * c + j] += zi * wT[j * m + i];
+          }
+        }
+      }
+    }
+    if (bits != FLOAT_BITS) {
+      // y holds sum_i code_i w_i; sum_i z_i w_i = step * that + lo * sum_i w_i.
+      float[] loSumW = new float[c];
+      for (int j = 0; j < c; j++) {
+        loSumW[j] = lo * sum(wT, j * m, m);
+      }
+      for (int r = 0; r < n; r++) {
+        for (int j = 0; j < c; j++) {
+          y[r * c + j] = Math.fma(step, y[r * c + j], loSumW[j]);
+        }
+      }
+    }
+  }
+
+  /** {@code sum a[from, from + len)}, 4 accumulators (add latency 3-4). */
+  private static float sum(float[] a, int from, int len) {
+    FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
+    int k = 0;
+    for (; k + 4 * L <= len; k += 4 * L) {
+      s0 = s0.add(w(a, from + k));
+      s1 = s1.add(w(a, from + k + L));
+      s2 = s2.add(w(a, from + k + 2 * L));
+      s3 = s3.add(w(a, from + k + 3 * L));
+    }
+    for (; k + L <= len; k += L) {
+      s0 = s0.add(w(a, from + k));
+    }
+    float s = PackedLanes.sumLanes(s0.add(s1).add(s2.add(s3)));
+    for (; k < len; k++) {
+      s += a[from + k];
+    }
+    return s;
+  }
+
+  private static int classBlock(int remaining) {
+    return remaining >= 8 ? 8 : remaining >= 4 ? 4 : remaining >= 2 ? 2 : 1;
+  }
+
+  /**
+   * Features [i, i + LANES) of the row at {@code row}: the codes as floats (exact, codes < 2^24)
+   * for packed rows, the values for float rows. The affine map {@code lo + step * code} is applied
+   * once per output, not once per feature: see the class comment.
+   */
+  private static FloatVector load(
+      MemorySegment z, long row, int bits, int i, IntVector shifts, IntVector mask) {
+    if (bits == FLOAT_BITS) {
+      return FloatVector.fromMemorySegment(F, z, row + 4L * i, ByteOrder.LITTLE_ENDIAN);
+    }
+    return (FloatVector)
+        PackedLanes.codes(z, row, bits, i, shifts, mask).convert(VectorOperators.I2F, 0);
+  }
+
+  private static FloatVector w(float[] wT, int at) {
+    return FloatVector.fromArray(F, wT, at);
+  }
+
+  /** 8 classes x 1 feature vector per step. */
+  private static void forward8(
+      MemorySegment z,
+      long row,
+      int bits,
+      float[] wT,
+      int m,
+      int j,
+      int from,
+      int to,
+      float[] y,
+      int yAt) {
+    IntVector shifts = PackedLanes.shifts(bits);
+    IntVector mask = PackedLanes.mask(bits);
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+    FloatVector a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    int w0 = j * m, w1 = w0 + m, w2 = w1 + m, w3 = w2 + m;
+    int w4 = w3 + m, w5 = w4 + m, w6 = w5 + m, w7 = w6 + m;
+    for (int i = from; i < to; i += L) {
+      FloatVector x = load(z, row, bits, i, shifts, mask);
+      a0 = x.fma(w(wT, w0 + i), a0);
+      a1 = x.fma(w(wT, w1 + i), a1);
+      a2 = x.fma(w(wT, w2 + i), a2);
+      a3 = x.fma(w(wT, w3 + i), a3);
+      a4 = x.fma(w(wT, w4 + i), a4);
+      a5 = x.fma(w(wT, w5 + i), a5);
+      a6 = x.fma(w(wT, w6 + i), a6);
+      a7 = x.fma(w(wT, w7 + i), a7);
+    }
+    y[yAt] += PackedLanes.sumLanes(a0);
+    y[yAt + 1] += PackedLanes.sumLanes(a1);
+    y[yAt + 2] += PackedLanes.sumLanes(a2);
+    y[yAt + 3] += PackedLanes.sumLanes(a3);
+    y[yAt + 4] += PackedLanes.sumLanes(a4);
+    y[yAt + 5] += PackedLanes.sumLanes(a5);
+    y[yAt + 6] += PackedLanes.sumLanes(a6);
+    y[yAt + 7] += PackedLanes.sumLanes(a7);
+  }
+
+  /** 4 classes x 2 feature vectors per step. */
+  private static void forward4(
+      MemorySegment z,
+      long row,
+      int bits,
+      float[] wT,
+      int m,
+      int j,
+      int from,
+      int to,
+      float[] y,
+      int yAt) {
+    IntVector shifts = PackedLanes.shifts(bits);
+    IntVector mask = PackedLanes.mask(bits);
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+    FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    int w0 = j * m, w1 = w0 + m, w2 = w1 + m, w3 = w2 + m;
+    int i = from;
+    for (; i + 2 * L <= to; i += 2 * L) {
+      FloatVector x = load(z, row, bits, i, shifts, mask);
+      FloatVector x2 = load(z, row, bits, i + L, shifts, mask);
+      a0 = x.fma(w(wT, w0 + i), a0);
+      a1 = x.fma(w(wT, w1 + i), a1);
+      a2 = x.fma(w(wT, w2 + i), a2);
+      a3 = x.fma(w(wT, w3 + i), a3);
+      b0 = x2.fma(w(wT, w0 + i + L), b0);
+      b1 = x2.fma(w(wT, w1 + i + L), b1);
+      b2 = x2.fma(w(wT, w2 + i + L), b2);
+      b3 = x2.fma(w(wT, w3 + i + L), b3);
+    }
+    for (; i < to; i += L) {
+      FloatVector x = load(z, row, bits, i, shifts, mask);
+      a0 = x.fma(w(wT, w0 + i), a0);
+      a1 = x.fma(w(wT, w1 + i), a1);
+      a2 = x.fma(w(wT, w2 + i), a2);
+      a3 = x.fma(w(wT, w3 + i), a3);
+    }
+    y[yAt] += PackedLanes.sumLanes(a0.add(b0));
+    y[yAt + 1] += PackedLanes.sumLanes(a1.add(b1));
+    y[yAt + 2] += PackedLanes.sumLanes(a2.add(b2));
+    y[yAt + 3] += PackedLanes.sumLanes(a3.add(b3));
+  }
+
+  /** 2 classes x 2 feature vectors per step. */
+  private static void forward2(
+      MemorySegment z,
+      long row,
+      int bits,
+      float[] wT,
+      int m,
+      int j,
+      int from,
+      int to,
+      float[] y,
+      int yAt) {
+    IntVector shifts = PackedLanes.shifts(bits);
+    IntVector mask = PackedLanes.mask(bits);
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, b0 = a0, b1 = a0;
+    int w0 = j * m, w1 = w0 + m;
+    int i = from;
+    for (; i + 2 * L <= to; i += 2 * L) {
+      FloatVector x0 = load(z, row, bits, i, shifts, mask);
+      FloatVector x1 = load(z, row, bits, i + L, shifts, mask);
+      a0 = x0.fma(w(wT, w0 + i), a0);
+      a1 = x1.fma(w(wT, w0 + i + L), a1);
+      b0 = x0.fma(w(wT, w1 + i), b0);
+      b1 = x1.fma(w(wT, w1 + i + L), b1);
+    }
+    for (; i < to; i += L) {
+      FloatVector x = load(z, row, bits, i, shifts, mask);
+      a0 = x.fma(w(wT, w0 + i), a0);
+      b0 = x.fma(w(wT, w1 + i), b0);
+    }
+    y[yAt] += PackedLanes.sumLanes(a0.add(a1));
+    y[yAt + 1] += PackedLanes.sumLanes(b0.add(b1));
+  }
+
+  /** 1 class x 4 feature vectors per step. */
+  private static void forward1(
+      MemorySegment z,
+      long row,
+      int bits,
+      float[] wT,
+      int m,
+      int j,
+      int from,
+      int to,
+      float[] y,
+      int yAt) {
+    IntVector shifts = PackedLanes.shifts(bits);
+    IntVector mask = PackedLanes.mask(bits);
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+    int w0 = j * m;
+    int i = from;
+    for (; i + 4 * L <= to; i += 4 * L) {
+      a0 = load(z, row, bits, i, shifts, mask).fma(w(wT, w0 + i), a0);
+      a1 = load(z, row, bits, i + L, shifts, mask).fma(w(wT, w0 + i + L), a1);
+      a2 = load(z, row, bits, i + 2 * L, shifts, mask).fma(w(wT, w0 + i + 2 * L), a2);
+      a3 = load(z, row, bits, i + 3 * L, shifts, mask).fma(w(wT, w0 + i + 3 * L), a3);
+    }
+    for (; i < to; i += L) {
+      a0 = load(z, row, bits, i, shifts, mask).fma(w(wT, w0 + i), a0);
+    }
+    y[yAt] += PackedLanes.sumLanes(a0.add(a1).add(a2.add(a3)));
+  }
+
+  // ---------------------------------------------------- transposed accumulate
+
+  @Override
+  public void accumulateTransposed(
+      MemorySegment z,
+      long offset,
+      int n,
+      int m,
+      int bits,
+      float lo,
+      float step,
+      float[] d,
+      int c,
+      float[] gT) {
+    if (n == 0) {
+      return;
+    }
+    long rowBytes = PackedLayout.rowBytes(m, bits);
+    int vecEnd = F.loopBound(m);
+    // The micro-kernels sum code_ri d_rj; sum_r z_ri d_rj = step * that + lo * sum_r d_rj.
+    float[] shift = new float[c];
+    if (bits != FLOAT_BITS) {
+      for (int r = 0; r < n; r++) {
+        for (int k = 0; k < c; k++) {
+          shift[k] += d[r * c + k];
+        }
+      }
+      for (int k = 0; k < c; k++) {
+        shift[k] *= lo;
+      }
+    }
+    // Rows of 1, 2, 4 bits: whole groups by PackedGroups, the rest (< one group) vector by vector
+    // here. 8 and 16 bits stay here: their byte/short loads widen in one step, and groups of 2 or
+    // 4 sub-vectors measured slower.
+    int start = bits <= GROUPED_MAX_BITS ? PackedGroups.groupEnd(m, bits) : 0;
+    if (start > 0) {
+      PackedGroups.accumulateTransposed(
+          z, offset, rowBytes, n, m, bits, step, shift, d, c, gT, start);
+    }
+    int j = 0;
+    while (j < c) {
+      int block = classBlock(c - j);
+      int width = block == 8 ? L : block == 4 ? 2 * L : 4 * L;
+      int i = start;
+      for (; i + width <= vecEnd; i += width) {
+        switch (block) {
+          case 8 -> accumulate8(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m);
+          case 4 -> accumulate4(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m);
+          case 2 -> accumulate2(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m);
+          default -> accumulate1(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m);
+        }
+      }
+      for (; i < vecEnd; i += L) {
+        for (int k = 0; k < block; k++) {
+          accumulateOne(z, offset, rowBytes, n, bits, step, shift, d, c, j + k, i, gT, m);
+        }
+      }
+      j += block;
+    }
+    for (int i = vecEnd; i < m; i++) {
+      for (int r = 0; r < n; r++) {
+        float zi = PackedLayout.value(z, offset + r * rowBytes, bits, i, lo, step);
+        for (int k = 0; k < c; k++) {
+          gT[k * m + i] += zi * d[r * c + k];
+        }
+      }
+    }
+  }
+
+  private static FloatVector dj(float[] d, int at) {
+    return FloatVector.broadcast(F, d[at]);
+  }
+
+  /** {@code gT[at..] += step * acc + shift} for packed rows, {@code += acc} for float rows. */
+  private static void addInto(
+      float[] gT, int at, FloatVector acc, int bits, float step, float shift) {
+    FloatVector v = bits == FLOAT_BITS ? acc : acc.fma(step, shift);
+    FloatVector.fromArray(F, gT, at).add(v).intoArray(gT, at);
+  }
+
+  /** Classes [j, j+8) x features [i, i+LANES), all rows. */
+  private static void accumulate8(
+      MemorySegment z,
+      long offset,
+      long rowBytes,
+      int n,
+      int bits,
+      float step,
+      float[] shift,
+      float[] d,
+      int c,
+      int j,
+      int i,
+      float[] gT,
+      int m) {
+    IntVector shifts = PackedLanes.shifts(bits);
+    IntVector mask = PackedLanes.mask(bits);
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+    FloatVector a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    long row = offset;
+    int dr = j;
+    for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
+      FloatVector x = load(z, row, bits, i, shifts, mask);
+      a0 = x.fma(dj(d, dr), a0);
+      a1 = x.fma(dj(d, dr + 1), a1);
+      a2 = x.fma(dj(d, dr + 2), a2);
+      a3 = x.fma(dj(d, dr + 3), a3);
+      a4 = x.fma(dj(d, dr + 4), a4);
+      a5 = x.fma(dj(d, dr + 5), a5);
+      a6 = x.fma(dj(d, dr + 6), a6);
+      a7 = x.fma(dj(d, dr + 7), a7);
+    }
+    int g = j * m + i;
+    addInto(gT, g, a0, bits, step, shift[j]);
+    addInto(gT, g + m, a1, bits, step, shift[j + 1]);
+    addInto(gT, g + 2 * m, a2, bits, step, shift[j + 2]);
+    addInto(gT, g + 3 * m, a3, bits, step, shift[j + 3]);
+    addInto(gT, g + 4 * m, a4, bits, step, shift[j + 4]);
+    addInto(gT, g + 5 * m, a5, bits, step, shift[j + 5]);
+    addInto(gT, g + 6 * m, a6, bits, step, shift[j + 6]);
+    addInto(gT, g + 7 * m, a7, bits, step, shift[j + 7]);
+  }
+
+  /** Classes [j, j+4) x features [i, i+2*LANES), all rows. */
+  private static void accumulate4(
+      MemorySegment z,
+      long offset,
+      long rowBytes,
+      int n,
+      int bits,
+      float step,
+      float[] shift,
+      float[] d,
+      int c,
+      int j,
+      int i,
+      float[] gT,
+      int m) {
+    IntVector shifts = PackedLanes.shifts(bits);
+    IntVector mask = PackedLanes.mask(bits);
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+    FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    long row = offset;
+    int dr = j;
+    for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
+      FloatVector x = load(z, row, bits, i, shifts, mask);
+      FloatVector x2 = load(z, row, bits, i + L, shifts, mask);
+      FloatVector d0 = dj(d, dr), d1 = dj(d, dr + 1), d2 = dj(d, dr + 2), d3 = dj(d, dr + 3);
+      a0 = x.fma(d0, a0);
+      a1 = x.fma(d1, a1);
+      a2 = x.fma(d2, a2);
+      a3 = x.fma(d3, a3);
+      b0 = x2.fma(d0, b0);
+      b1 = x2.fma(d1, b1);
+      b2 = x2.fma(d2, b2);
+      b3 = x2.fma(d3, b3);
+    }
+    int g = j * m + i;
+    addInto(gT, g, a0, bits, step, shift[j]);
+    addInto(gT, g + L, b0, bits, step, shift[j]);
+    addInto(gT, g + m, a1, bits, step, shift[j + 1]);
+    addInto(gT, g + m + L, b1, bits, step, shift[j + 1]);
+    addInto(gT, g + 2 * m, a2, bits, step, shift[j + 2]);
+    addInto(gT, g + 2 * m + L, b2, bits, step, shift[j + 2]);
+    addInto(gT, g + 3 * m, a3, bits, step, shift[j + 3]);
+    addInto(gT, g + 3 * m + L, b3, bits, step, shift[j + 3]);
+  }
+
+  /** Classes [j, j+2) x features [i, i+4*LANES), all rows. */
+  private static void accumulate2(
+      MemorySegment z,
+      long offset,
+      long rowBytes,
+      int n,
+      int bits,
+      float step,
+      float[] shift,
+      float[] d,
+      int c,
+      int j,
+      int i,
+      float[] gT,
+      int m) {
+    IntVector shifts = PackedLanes.shifts(bits);
+    IntVector mask = PackedLanes.mask(bits);
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+    FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    long row = offset;
+    int dr = j;
+    for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
+      FloatVector x0 = load(z, row, bits, i, shifts, mask);
+      FloatVector x1 = load(z, row, bits, i + L, shifts, mask);
+      FloatVector x2 = load(z, row, bits, i + 2 * L, shifts, mask);
+      FloatVector x3 = load(z, row, bits, i + 3 * L, shifts, mask);
+      FloatVector d0 = dj(d, dr), d1 = dj(d, dr + 1);
+      a0 = x0.fma(d0, a0);
+      a1 = x1.fma(d0, a1);
+      a2 = x2.fma(d0, a2);
+      a3 = x3.fma(d0, a3);
+      b0 = x0.fma(d1, b0);
+      b1 = x1.fma(d1, b1);
+      b2 = x2.fma(d1, b2);
+      b3 = x3.fma(d1, b3);
+    }
+    int g = j * m + i;
+    addInto(gT, g, a0, bits, step, shift[j]);
+    addInto(gT, g + L, a1, bits, step, shift[j]);
+    addInto(gT, g + 2 * L, a2, bits, step, shift[j]);
+    addInto(gT, g + 3 * L, a3, bits, step, shift[j]);
+    addInto(gT, g + m, b0, bits, step, shift[j + 1]);
+    addInto(gT, g + m + L, b1, bits, step, shift[j + 1]);
+    addInto(gT, g + m + 2 * L, b2, bits, step, shift[j + 1]);
+    addInto(gT, g + m + 3 * L, b3, bits, step, shift[j + 1]);
+  }
+
+  /** Class j x features [i, i+4*LANES), all rows. */
+  private static void accumulate1(
+      MemorySegment z,
+      long offset,
+      long rowBytes,
+      int n,
+      int bits,
+      float step,
+      float[] shift,
+      float[] d,
+      int c,
+      int j,
+      int i,
+      float[] gT,
+      int m) {
+    IntVector shifts = PackedLanes.shifts(bits);
+    IntVector mask = PackedLanes.mask(bits);
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+    long row = offset;
+    int dr = j;
+    for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
+      FloatVector d0 = dj(d, dr);
+      a0 = load(z, row, bits, i, shifts, mask).fma(d0, a0);
+      a1 = load(z, row, bits, i + L, shifts, mask).fma(d0, a1);
+      a2 = load(z, row, bits, i + 2 * L, shifts, mask).fma(d0, a2);
+      a3 = load(z, row, bits, i + 3 * L, shifts, mask).fma(d0, a3);
+    }
+    int g = j * m + i;
+    addInto(gT, g, a0, bits, step, shift[j]);
+    addInto(gT, g + L, a1, bits, step, shift[j]);
+    addInto(gT, g + 2 * L, a2, bits, step, shift[j]);
+    addInto(gT, g + 3 * L, a3, bits, step, shift[j]);
+  }
+
+  /** Class j x features [i, i+LANES), all rows: the remainder of a class block. */
+  private static void accumulateOne(
+      MemorySegment z,
+      long offset,
+      long rowBytes,
+      int n,
+      int bits,
+      float step,
+      float[] shift,
+      float[] d,
+      int c,
+      int j,
+      int i,
+      float[] gT,
+      int m) {
+    IntVector shifts = PackedLanes.shifts(bits);
+    IntVector mask = PackedLanes.mask(bits);
+    FloatVector a0 = FloatVector.zero(F);
+    long row = offset;
+    int dr = j;
+    for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
+      a0 = load(z, row, bits, i, shifts, mask).fma(dj(d, dr), a0);
+    }
+    addInto(gT, j * m + i, a0, bits, step, shift[j]);
+  }
+
+  @Override
+  public String shape() {
+    return VectorShape.describe(VectorShape.FLOAT);
+  }
+}

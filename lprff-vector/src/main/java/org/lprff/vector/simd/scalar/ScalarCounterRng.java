@@ -1,0 +1,86 @@
+package org.lprff.vector.simd.scalar;
+
+import static org.lprff.vector.simd.spi.Threefry.block;
+import static org.lprff.vector.simd.spi.Threefry.halfOf;
+import static org.lprff.vector.simd.spi.Threefry.keySchedule;
+
+import org.lprff.vector.simd.spi.CounterRngBody;
+import org.lprff.vector.simd.spi.Threefry;
+
+/**
+ * Scalar Threefry-4x32 bulk fills: the reference body of the counter-based generator.
+ *
+ * <p>The bulk fills compute each Threefry block once and hand its four output words (eight half
+ * words) to the requested columns that map to it, so the reference does the same number of block
+ * evaluations as the vector body.
+ */
+public final class ScalarCounterRng implements CounterRngBody {
+
+  @Override
+  public void fillBits(long seed, long row, int firstColumn, int draw, int[] out, int off, int count) {
+    assert count >= 0 && firstColumn >= 0 && firstColumn + (long) count <= Integer.MAX_VALUE;
+    if (count == 0) {
+      return;
+    }
+    int end = firstColumn + count;
+    int[] words = new int[4];
+    int[] ks = keySchedule(seed);
+    for (int group = firstColumn >>> 5; group <= (end - 1) >>> 5; group++) {
+      int groupStart = group << 5;
+      for (int lane = 0; lane < 8; lane++) {
+        boolean computed = false;
+        for (int w = 0; w < 4; w++) {
+          int column = groupStart + 8 * w + lane;
+          if (column >= firstColumn && column < end) {
+            if (!computed) {
+              block(ks, row, (group << 3) | lane, draw, words);
+              computed = true;
+            }
+            out[off + column - firstColumn] = words[w];
+          }
+        }
+      }
+    }
+  }
+
+  @Override
+  public void fillBits16(
+      long seed, long row, int firstColumn, int draw, int[] out, int off, int count) {
+    assert count >= 0 && firstColumn >= 0 && firstColumn + (long) count <= Integer.MAX_VALUE;
+    if (count == 0) {
+      return;
+    }
+    int end = firstColumn + count;
+    int[] words = new int[4];
+    int[] ks = keySchedule(seed);
+    for (int group = firstColumn >>> 6; group <= (end - 1) >>> 6; group++) {
+      int groupStart = group << 6;
+      for (int lane = 0; lane < 8; lane++) {
+        boolean computed = false;
+        for (int slot = 0; slot < 8; slot++) { // slot = 4 half + w
+          int column = groupStart + 8 * slot + lane;
+          if (column >= firstColumn && column < end) {
+            if (!computed) {
+              block(ks, row, (group << 3) | lane, draw, words);
+              computed = true;
+            }
+            out[off + column - firstColumn] = halfOf(words[slot & 3], slot >>> 2);
+          }
+        }
+      }
+    }
+  }
+
+  @Override
+  public void fillUniform(
+      long seed, long row, int firstColumn, int draw, float[] out, int off, int count) {
+    int[] bits = new int[Math.min(count, 1024)];
+    for (int done = 0; done < count; done += bits.length) {
+      int n = Math.min(bits.length, count - done);
+      fillBits(seed, row, firstColumn + done, draw, bits, 0, n);
+      for (int i = 0; i < n; i++) {
+        out[off + done + i] = Threefry.toUniform(bits[i]);
+      }
+    }
+  }
+}
