@@ -1,7 +1,12 @@
-package org.lprff.vector;
+package org.lprff.bench;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.lprff.vector.featurize.CosineFeatures;
+import org.lprff.vector.simd.panama.VectorCosine;
+import org.lprff.vector.simd.panama.VectorCosineOperator;
+import org.lprff.vector.simd.scalar.ScalarCosine;
+import org.lprff.vector.simd.spi.CosineBody;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -30,9 +35,9 @@ public class CosineBenchmark {
   @Param({"1024", "8192", "65536"})
   public int n;
 
-  private final CosineKernel scalar = new ScalarCosine();
-  private final CosineKernel operator = new VectorCosineOperator();
-  private final CosineKernel polynomial = new VectorCosine();
+  private final CosineBody scalar = new ScalarCosine();
+  private final CosineBody operator = new VectorCosineOperator();
+  private final CosineBody polynomial = new VectorCosine();
 
   private float[] t;
   private float[] a;

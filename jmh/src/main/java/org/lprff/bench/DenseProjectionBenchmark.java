@@ -1,7 +1,11 @@
-package org.lprff.vector;
+package org.lprff.bench;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.lprff.vector.projection.DenseProjection;
+import org.lprff.vector.simd.panama.VectorDenseProjection;
+import org.lprff.vector.simd.scalar.ScalarDenseProjection;
+import org.lprff.vector.simd.spi.DenseProjectionBody;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -39,8 +43,8 @@ public class DenseProjectionBenchmark {
   @Param({"64"})
   public int rows;
 
-  private final DenseProjectionKernel scalar = new ScalarDenseProjection();
-  private final DenseProjectionKernel vector = new VectorDenseProjection();
+  private final DenseProjectionBody scalar = new ScalarDenseProjection();
+  private final DenseProjectionBody vector = new VectorDenseProjection();
   private float[] wT;
   private int stride;
   private float[] x;
@@ -63,7 +67,7 @@ public class DenseProjectionBenchmark {
     out = new float[rows * block];
   }
 
-  private float[] run(DenseProjectionKernel kernel) {
+  private float[] run(DenseProjectionBody kernel) {
     for (int first = 0; first < m; first += block) {
       kernel.project(wT, stride, d, x, 0, rows, first, Math.min(block, m - first), out, 0);
     }

@@ -1,7 +1,13 @@
-package org.lprff.vector;
+package org.lprff.bench;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.lprff.vector.codec.Quantizer;
+import org.lprff.vector.codec.StochasticRounding;
+import org.lprff.vector.featurize.CosineFeatures;
+import org.lprff.vector.featurize.Featurizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.kernel.KernelFunction;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -20,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * composition of the public facades ({@code unfused}: project the whole batch into an n x m float
  * matrix, then cosines, then quantization) as the reference. Features per second = rows * m /
  * (time per operation). The scalar kernels are measured by the same benchmark run with {@code
- * -jvmArgsAppend -Dlprff.kernels=scalar} (the featurizer picks its kernels once per JVM).
+ * -jvmArgsAppend -Dlprff.vectorization=scalar} (the featurizer picks its kernels once per JVM).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

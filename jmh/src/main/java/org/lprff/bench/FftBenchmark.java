@@ -1,8 +1,13 @@
-package org.lprff.vector;
+package org.lprff.bench;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.jtransforms.fft.FloatFFT_1D;
+import org.lprff.vector.simd.panama.VectorFft;
+import org.lprff.vector.simd.scalar.ScalarFft;
+import org.lprff.vector.simd.spi.FftBody;
+import org.lprff.vector.transform.CirculantPlan;
+import org.lprff.vector.transform.FftPlan;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -28,8 +33,8 @@ public class FftBenchmark {
   @Param({"128", "1024", "8192", "65536"})
   public int n;
 
-  private final FftKernel scalar = new ScalarFft();
-  private final FftKernel vector = new VectorFft();
+  private final FftBody scalar = new ScalarFft();
+  private final FftBody vector = new VectorFft();
 
   private FftPlan plan;
   private CirculantPlan circulant;
@@ -80,7 +85,7 @@ public class FftBenchmark {
     halfIm = new float[n / 2 + 1];
   }
 
-  private float[] complexForward(FftKernel kernel) {
+  private float[] complexForward(FftBody kernel) {
     System.arraycopy(inputRe, 0, re, 0, n);
     System.arraycopy(inputIm, 0, im, 0, n);
     kernel.forwardToBitReversed(re, 0, im, 0, n, plan.twRe, plan.twIm);

@@ -1,7 +1,9 @@
-package org.lprff.vector;
+package org.lprff.bench;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.lprff.vector.simd.panama.VectorFwht;
+import org.lprff.vector.simd.scalar.ScalarFwht;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;

@@ -1,8 +1,12 @@
-package org.lprff.vector.train;
+package org.lprff.bench;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
+import org.lprff.vector.products.Gram;
+import org.lprff.vector.simd.VectorizationProvider;
+import org.lprff.vector.simd.spi.GramBody;
+import org.lprff.vector.train.ClosedFormRidge;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -29,6 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class GramBenchmark {
 
+  private static final GramBody VECTOR = VectorizationProvider.vector().gram();
+  private static final GramBody SCALAR = VectorizationProvider.scalar().gram();
+
   @Param({"512", "1024", "4096"})
   public int m;
 
@@ -54,7 +61,7 @@ public class GramBenchmark {
 
   @Benchmark
   public double[] vector() {
-    Gram.vectorAccumulateUpper(chunk, CHUNK, stride, gram);
+    Gram.accumulateUpperWith(VECTOR, chunk, CHUNK, stride, gram);
     return gram;
   }
 
@@ -66,7 +73,7 @@ public class GramBenchmark {
 
   @Benchmark
   public double[] scalar() {
-    Gram.scalarAccumulateUpper(chunk, CHUNK, stride, gram);
+    Gram.accumulateUpperWith(SCALAR, chunk, CHUNK, stride, gram);
     return gram;
   }
 }

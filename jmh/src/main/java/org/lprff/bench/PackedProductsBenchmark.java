@@ -1,4 +1,4 @@
-package org.lprff.vector;
+package org.lprff.bench;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -6,6 +6,10 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.lprff.vector.layout.PackedLayout;
+import org.lprff.vector.simd.panama.VectorProducts;
+import org.lprff.vector.simd.scalar.ScalarProducts;
+import org.lprff.vector.simd.spi.ProductsBody;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -43,8 +47,8 @@ public class PackedProductsBenchmark {
   @Param({"250"})
   public int rows;
 
-  private final ProductsKernel scalar = new ScalarProducts();
-  private final ProductsKernel vector = new VectorProducts();
+  private final ProductsBody scalar = new ScalarProducts();
+  private final ProductsBody vector = new VectorProducts();
   private MemorySegment z;
   private float lo;
   private float step;
@@ -56,9 +60,9 @@ public class PackedProductsBenchmark {
   @Setup
   public void setUp() {
     SplittableRandom random = new SplittableRandom(42);
-    long rowBytes = ProductsKernel.rowBytes(m, bits);
+    long rowBytes = PackedLayout.rowBytes(m, bits);
     z = Arena.ofAuto().allocate(rows * rowBytes, 64);
-    if (bits == ProductsKernel.FLOAT_BITS) {
+    if (bits == PackedLayout.FLOAT_BITS) {
       ValueLayout.OfFloat le = ValueLayout.JAVA_FLOAT.withOrder(ByteOrder.LITTLE_ENDIAN);
       for (long k = 0; k < (long) rows * m; k++) {
         z.setAtIndex(le, k, (float) random.nextDouble(-0.03, 0.03));

@@ -1,4 +1,4 @@
-package org.lprff.vector;
+package org.lprff.bench;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -6,6 +6,10 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.lprff.vector.codec.PackedFeatures;
+import org.lprff.vector.simd.panama.VectorUnpack;
+import org.lprff.vector.simd.scalar.ScalarUnpack;
+import org.lprff.vector.simd.spi.UnpackBody;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -36,8 +40,8 @@ public class PackedUnpackBenchmark {
   @Param({"4096"})
   public int m;
 
-  private final UnpackKernel scalar = new ScalarUnpack();
-  private final UnpackKernel vector = new VectorUnpack();
+  private final UnpackBody scalar = new ScalarUnpack();
+  private final UnpackBody vector = new VectorUnpack();
   private MemorySegment packed;
   private MemorySegment floats;
   private float lo;

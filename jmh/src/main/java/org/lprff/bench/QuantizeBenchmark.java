@@ -1,8 +1,15 @@
-package org.lprff.vector;
+package org.lprff.bench;
 
 import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.simd.panama.VectorCounterRng;
+import org.lprff.vector.simd.panama.VectorRounding;
+import org.lprff.vector.simd.scalar.ScalarCounterRng;
+import org.lprff.vector.simd.scalar.ScalarRounding;
+import org.lprff.vector.simd.spi.CounterRngBody;
+import org.lprff.vector.simd.spi.RoundingBody;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -30,8 +37,8 @@ public class QuantizeBenchmark {
   @Param({"1", "2", "4", "8", "16"})
   public int bits;
 
-  private final RoundingKernel scalar = new ScalarRounding();
-  private final RoundingKernel vector = new VectorRounding();
+  private final RoundingBody scalar = new ScalarRounding();
+  private final RoundingBody vector = new VectorRounding();
   private float[] values;
   private MemorySegment out;
   private float lo;
@@ -80,8 +87,8 @@ public class QuantizeBenchmark {
   @OutputTimeUnit(TimeUnit.NANOSECONDS)
   @State(Scope.Thread)
   public static class Rng {
-    private final CounterRngKernel scalar = new ScalarCounterRng();
-    private final CounterRngKernel vector = new VectorCounterRng();
+    private final CounterRngBody scalar = new ScalarCounterRng();
+    private final CounterRngBody vector = new VectorCounterRng();
     private final int[] bits = new int[FEATURES];
     private long row;
 

@@ -1,7 +1,14 @@
-package org.lprff.vector;
+package org.lprff.bench;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.lprff.vector.kernel.KernelFunction;
+import org.lprff.vector.projection.CirculantProjection;
+import org.lprff.vector.projection.FastfoodProjection;
+import org.lprff.vector.projection.OrthogonalProjection;
+import org.lprff.vector.projection.Projection;
+import org.lprff.vector.transform.CirculantPlan;
+import org.lprff.vector.transform.Fwht;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -19,7 +26,7 @@ import org.openjdk.jmh.annotations.State;
  *
  * <p>The structured projections call the transform facades ({@link Fwht}, {@link CirculantPlan}),
  * which pick the Vector API or scalar bodies once per JVM; to time them on the scalar bodies run
- * with {@code -jvmArgsAppend -Dlprff.kernels=scalar}.
+ * with {@code -jvmArgsAppend -Dlprff.vectorization=scalar}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

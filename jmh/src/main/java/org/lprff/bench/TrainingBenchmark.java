@@ -1,11 +1,18 @@
-package org.lprff.vector.train;
+package org.lprff.bench;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import org.lprff.vector.PackedRows;
-import org.lprff.vector.QuantizationScale;
+import org.lprff.vector.codec.PackedRows;
+import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.stream.InMemoryBatches;
+import org.lprff.vector.stream.MiniBatchSource;
+import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.Schedule;
+import org.lprff.vector.train.SgdTrainer;
+import org.lprff.vector.train.Task;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

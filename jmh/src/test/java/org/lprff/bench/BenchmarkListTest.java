@@ -1,4 +1,4 @@
-package org.lprff.vector;
+package org.lprff.bench;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,7 +36,7 @@ class BenchmarkListTest {
             "StructuredProjectionBenchmark",
             "FeaturizerBenchmark")) {
       assertTrue(
-          Pattern.compile("\\borg\\.lprff\\.vector\\." + benchmark + "\\b").matcher(list).find(),
+          Pattern.compile("\\borg\\.lprff\\.bench\\." + benchmark + "\\b").matcher(list).find(),
           benchmark + " is not in the generated benchmark list");
     }
   }

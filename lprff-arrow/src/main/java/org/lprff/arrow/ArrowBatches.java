@@ -8,12 +8,12 @@ import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
-import org.lprff.vector.FeaturizerSpec;
-import org.lprff.vector.train.FeatureRows;
-import org.lprff.vector.train.MiniBatch;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.stream.MiniBatch;
 
 /**
- * An Arrow feature file as the training core's {@link org.lprff.vector.train.MiniBatchSource}.
+ * An Arrow feature file as the training core's {@link org.lprff.vector.stream.MiniBatchSource}.
  *
  * <p>The file is memory-mapped ({@link MiniBatchSource#mapped}): features stay in native memory
  * (the packed and float32 products are much faster there than on heap arrays). Each epoch visits
@@ -29,7 +29,7 @@ import org.lprff.vector.train.MiniBatch;
  *
  * <p>Not thread-safe: one epoch at a time.
  */
-public final class ArrowBatches implements org.lprff.vector.train.MiniBatchSource, AutoCloseable {
+public final class ArrowBatches implements org.lprff.vector.stream.MiniBatchSource, AutoCloseable {
 
   private static final ValueLayout.OfFloat FLOAT_LE =
       ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -106,7 +106,7 @@ public final class ArrowBatches implements org.lprff.vector.train.MiniBatchSourc
 
   @Override
   public Batches epoch(int epoch, int batchSize, long seed) {
-    org.lprff.vector.train.MiniBatchSource.checkEpoch(epoch, batchSize);
+    org.lprff.vector.stream.MiniBatchSource.checkEpoch(epoch, batchSize);
     MiniBatchSource source = source(batchSize, seed);
     Iterator<org.lprff.arrow.MiniBatch> it = source.epoch(epoch);
     boolean floatLabels = schema.labelType() == LabelType.REGRESSION;

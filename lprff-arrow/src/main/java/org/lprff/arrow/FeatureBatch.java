@@ -11,7 +11,7 @@ import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
-import org.lprff.vector.Featurizer;
+import org.lprff.vector.featurize.Featurizer;
 
 /**
  * A record batch of up to {@link #capacity()} feature rows in Arrow memory: a {@link

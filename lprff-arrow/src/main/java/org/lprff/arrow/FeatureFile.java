@@ -15,7 +15,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.lprff.vector.FeaturizerSpec;
+import org.lprff.vector.featurize.FeaturizerSpec;
 
 /**
  * A feature file in the Arrow IPC file format, open for reading with Arrow's {@link

@@ -27,7 +27,7 @@ import org.apache.arrow.vector.ipc.ArrowWriter;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.lprff.vector.Featurizer;
+import org.lprff.vector.featurize.Featurizer;
 
 /**
  * Featurizes raw rows into record batches of a {@link FeatureSchema} and writes them as an Arrow

@@ -3,8 +3,8 @@ package org.lprff.arrow;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import org.lprff.vector.FeaturizerSpec;
-import org.lprff.vector.PackedRows;
+import org.lprff.vector.codec.PackedRows;
+import org.lprff.vector.featurize.FeaturizerSpec;
 
 /**
  * One training step's rows from a {@link MiniBatchSource}: {@link #rows()} rows of one record

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.lprff.vector.FeaturizerSpec;
+import org.lprff.vector.featurize.FeaturizerSpec;
 
 /**
  * Mini-batches of a feature file (Arrow IPC file format) for training, epoch after epoch.

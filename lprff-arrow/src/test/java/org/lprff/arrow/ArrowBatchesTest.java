@@ -12,14 +12,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
-import org.lprff.vector.Featurizer;
-import org.lprff.vector.FeaturizerSpec;
-import org.lprff.vector.train.MiniBatch;
-import org.lprff.vector.train.MiniBatchSource.Batches;
+import org.lprff.vector.featurize.Featurizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.stream.MiniBatch;
+import org.lprff.vector.stream.MiniBatchSource.Batches;
 
 class ArrowBatchesTest extends ArrowTestBase {
 

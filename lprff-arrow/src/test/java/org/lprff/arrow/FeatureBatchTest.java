@@ -24,8 +24,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
-import org.lprff.vector.Featurizer;
-import org.lprff.vector.FeaturizerSpec;
+import org.lprff.vector.featurize.Featurizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
 
 class FeatureBatchTest extends ArrowTestBase {
 

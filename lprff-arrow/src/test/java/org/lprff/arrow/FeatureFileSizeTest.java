@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.lprff.vector.FeaturizerSpec;
+import org.lprff.vector.featurize.FeaturizerSpec;
 
 /**
  * Bytes on disk per row at m = 4096: a file is its packed rows (ceil(m b / 8) bytes, 4 m for

@@ -16,9 +16,9 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
-import org.lprff.vector.FeaturizerSpec;
-import org.lprff.vector.KernelFunction;
-import org.lprff.vector.Quantizer;
+import org.lprff.vector.codec.Quantizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.kernel.KernelFunction;
 
 class FeatureSchemaTest {
 

@@ -6,10 +6,10 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executor;
 import org.apache.arrow.memory.BufferAllocator;
-import org.lprff.vector.Featurizer;
-import org.lprff.vector.FeaturizerSpec;
-import org.lprff.vector.KernelFunction;
-import org.lprff.vector.Quantizer;
+import org.lprff.vector.codec.Quantizer;
+import org.lprff.vector.featurize.Featurizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.kernel.KernelFunction;
 
 /** Specs, raw rows, labels and written files shared by the Arrow tests. */
 final class FeatureTestData {

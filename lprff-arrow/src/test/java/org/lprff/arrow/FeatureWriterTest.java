@@ -35,9 +35,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.lprff.vector.Featurizer;
-import org.lprff.vector.FeaturizerSpec;
-import org.lprff.vector.PackedFeatures;
+import org.lprff.vector.codec.PackedFeatures;
+import org.lprff.vector.featurize.Featurizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
 
 class FeatureWriterTest extends ArrowTestBase {
 

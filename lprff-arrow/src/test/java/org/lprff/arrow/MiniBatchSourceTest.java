@@ -26,11 +26,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lprff.arrow.MiniBatchSource.Access;
 import org.lprff.arrow.MiniBatchSource.Order;
-import org.lprff.vector.Featurizer;
-import org.lprff.vector.FeaturizerSpec;
-import org.lprff.vector.FloatProducts;
-import org.lprff.vector.PackedProducts;
-import org.lprff.vector.PackedRows;
+import org.lprff.vector.codec.PackedRows;
+import org.lprff.vector.featurize.Featurizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.products.FloatProducts;
+import org.lprff.vector.products.PackedProducts;
 
 class MiniBatchSourceTest extends ArrowTestBase {
 

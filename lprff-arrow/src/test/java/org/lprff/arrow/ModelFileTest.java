@@ -16,7 +16,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lprff.arrow.input.Standardization;
-import org.lprff.vector.FeaturizerSpec;
+import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.train.LinearModel;
 
 class ModelFileTest {

@@ -10,7 +10,7 @@ import org.lprff.arrow.ArrowBatches;
 import org.lprff.arrow.LabelType;
 import org.lprff.arrow.MiniBatchSource.Order;
 import org.lprff.arrow.ModelFile;
-import org.lprff.vector.FeaturizerSpec;
+import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.train.Evaluation;
 import org.lprff.vector.train.Task;
 import picocli.CommandLine.Command;

@@ -3,10 +3,10 @@ package org.lprff.cli;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.lprff.vector.FeaturizerSpec;
-import org.lprff.vector.KernelFunction;
-import org.lprff.vector.Projections;
-import org.lprff.vector.Quantizer;
+import org.lprff.vector.codec.Quantizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.kernel.KernelFunction;
+import org.lprff.vector.projection.Projections;
 import picocli.CommandLine.Option;
 
 /**

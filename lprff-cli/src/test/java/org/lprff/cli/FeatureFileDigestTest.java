@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.lprff.vector.KernelImplementation;
-import org.lprff.vector.Kernels;
+import org.lprff.vector.simd.Implementation;
+import org.lprff.vector.simd.VectorizationProvider;
 
 /**
  * The bytes of feature files are a contract (DESIGN.md section 3): a file written by this build is
@@ -131,8 +131,9 @@ class FeatureFileDigestTest {
     }
     args.addAll(List.of(options.split(" ")));
     Cli.ok(args.toArray(String[]::new));
-    String expected = Kernels.active() == KernelImplementation.VECTOR ? vector : scalar;
+    VectorizationProvider provider = VectorizationProvider.get();
+    String expected = provider.implementation() == Implementation.VECTOR ? vector : scalar;
     byte[] sha = MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(out));
-    assertEquals(expected, HexFormat.of().formatHex(sha), name + " (" + Kernels.describe() + ")");
+    assertEquals(expected, HexFormat.of().formatHex(sha), name + " (" + provider.describe() + ")");
   }
 }

@@ -19,10 +19,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.lprff.arrow.LabelType;
 import org.lprff.arrow.input.Standardization;
-import org.lprff.vector.Featurizer;
-import org.lprff.vector.FeaturizerSpec;
-import org.lprff.vector.KernelFunction;
-import org.lprff.vector.Quantizer;
+import org.lprff.vector.codec.Quantizer;
+import org.lprff.vector.featurize.Featurizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.kernel.KernelFunction;
 
 /** featurize → the file's bytes, labels, row ids and metadata, for every b and both framings. */
 class FeaturizeCommandTest {

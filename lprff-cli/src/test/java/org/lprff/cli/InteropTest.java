@@ -26,8 +26,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.lprff.arrow.LabelType;
-import org.lprff.vector.FeaturizerSpec;
-import org.lprff.vector.PackedFeatures;
+import org.lprff.vector.codec.PackedFeatures;
+import org.lprff.vector.featurize.FeaturizerSpec;
 
 /**
  * Interoperability with an independent Arrow implementation, apache-arrow for JavaScript (the

@@ -15,10 +15,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.lprff.arrow.LabelType;
 import org.lprff.arrow.input.Standardization;
-import org.lprff.vector.Featurizer;
-import org.lprff.vector.FeaturizerSpec;
-import org.lprff.vector.PackedFeatures;
-import org.lprff.vector.QuantizationScale;
+import org.lprff.vector.codec.PackedFeatures;
+import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.featurize.Featurizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
 
 /** --like FILE: heldout data featurized exactly like the training data, or a clear refusal. */
 class LikeTest {

@@ -16,7 +16,7 @@ import org.lprff.arrow.input.RowBatch;
 import org.lprff.arrow.input.RowSource;
 import org.lprff.arrow.input.RowSources;
 import org.lprff.arrow.input.Standardization;
-import org.lprff.vector.Featurizer;
+import org.lprff.vector.featurize.Featurizer;
 
 /** End to end on the real data sets; skipped with a message when ../shared/data is absent. */
 class RealDataTest {

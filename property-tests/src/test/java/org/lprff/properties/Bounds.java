@@ -1,4 +1,4 @@
-package org.lprff.vector;
+package org.lprff.properties;
 
 /**
  * Deviation bounds for the statistical properties. Each returns the deviation t that a sum or mean

@@ -1,4 +1,4 @@
-package org.lprff.vector;
+package org.lprff.properties;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
@@ -7,6 +7,7 @@ import static org.quicktheories.generators.SourceDSL.longs;
 
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.lprff.vector.transform.CirculantPlan;
 
 /**
  * FFT circulant product = dense circulant product, for generated sizes and data

@@ -1,4 +1,4 @@
-package org.lprff.vector;
+package org.lprff.properties;
 
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package org.lprff.vector;
+package org.lprff.properties;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +8,10 @@ import static org.quicktheories.generators.SourceDSL.longs;
 
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.lprff.vector.simd.panama.VectorFwht;
+import org.lprff.vector.simd.scalar.ScalarFwht;
+import org.lprff.vector.simd.spi.FwhtBody;
+import org.lprff.vector.transform.Fwht;
 
 /**
  * FWHT structure (issue item 8): H(Hx) = n x, H / sqrt(n) preserves norms and inner products, the
@@ -92,7 +96,7 @@ class FwhtProperties {
   @Test
   void interleavedTransformsGiveEachVectorItsContiguousBitsForAnyWidth() {
     // Widths are free: 1, primes, lane counts +- 1, powers of two +- 1 and uniform ones.
-    FwhtKernel[] bodies = {new ScalarFwht(), new VectorFwht()};
+    FwhtBody[] bodies = {new ScalarFwht(), new VectorFwht()};
     qt().withFixedSeed(5L)
         .withExamples(200)
         .forAll(integers().between(1, 10), Sizes.between(1, 67), integers().between(0, 3),
@@ -118,7 +122,7 @@ class FwhtProperties {
                   expected[offset + i * width + c] = v[i];
                 }
               }
-              for (FwhtKernel body : bodies) {
+              for (FwhtBody body : bodies) {
                 float[] y = x.clone();
                 body.transformInterleaved(y, offset, n, width, normalized);
                 assertArrayEquals(expected, y, body.getClass().getSimpleName() + " n=" + n
@@ -129,8 +133,8 @@ class FwhtProperties {
 
   @Test
   void forcedScalarAndVectorBodiesGiveIdenticalBits() {
-    FwhtKernel scalar = new ScalarFwht();
-    FwhtKernel vector = new VectorFwht();
+    FwhtBody scalar = new ScalarFwht();
+    FwhtBody vector = new VectorFwht();
     qt().withFixedSeed(3L)
         .withExamples(200)
         .forAll(integers().between(1, 16), longs().all())

@@ -1,4 +1,4 @@
-package org.lprff.vector;
+package org.lprff.properties;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,6 +12,13 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.lprff.vector.codec.PackedFeatures;
+import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.codec.Quantizer;
+import org.lprff.vector.codec.StochasticRounding;
+import org.lprff.vector.featurize.Featurizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.kernel.KernelFunction;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 

@@ -1,4 +1,4 @@
-package org.lprff.vector;
+package org.lprff.properties;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,6 +11,14 @@ import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
+import org.lprff.vector.codec.PackedFeatures;
+import org.lprff.vector.codec.PackedRows;
+import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.codec.StochasticRounding;
+import org.lprff.vector.products.PackedProducts;
+import org.lprff.vector.simd.panama.VectorRounding;
+import org.lprff.vector.simd.scalar.ScalarRounding;
+import org.lprff.vector.simd.spi.RoundingBody;
 import org.quicktheories.core.Gen;
 
 /**
@@ -76,8 +84,8 @@ class PackingProperties {
 
   @Test
   void quantizedBytesDoNotDependOnSplitOrImplementation() {
-    RoundingKernel scalar = new ScalarRounding();
-    RoundingKernel vector = new VectorRounding();
+    RoundingBody scalar = new ScalarRounding();
+    RoundingBody vector = new VectorRounding();
     qt().withFixedSeed(12L)
         .withExamples(300)
         .forAll(bits(), Sizes.between(1, 3000), integers().between(1, 64), longs().all())
@@ -97,7 +105,7 @@ class PackingProperties {
                     values, first, count, scale, seed, row, first, 3, chunked, 0);
               }
               assertArrayEquals(whole, chunked, "m=" + m + " chunk=" + chunk);
-              BiConsumer<RoundingKernel, byte[]> run =
+              BiConsumer<RoundingBody, byte[]> run =
                   (kernel, out) ->
                       kernel.quantizeStochastic(
                           values, 0, m, bits, scale.lo(), scale.step(), seed, row, 0, 3,

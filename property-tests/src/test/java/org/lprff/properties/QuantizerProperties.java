@@ -1,4 +1,4 @@
-package org.lprff.vector;
+package org.lprff.properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,6 +10,9 @@ import static org.quicktheories.generators.SourceDSL.longs;
 
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
+import org.lprff.vector.codec.PackedFeatures;
+import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.codec.StochasticRounding;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 

@@ -1,4 +1,4 @@
-package org.lprff.vector;
+package org.lprff.properties;
 
 /** Prints the measured values of the statistical properties when -Dlprff.props.verbose=true. */
 final class Report {

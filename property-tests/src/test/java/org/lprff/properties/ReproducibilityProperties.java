@@ -1,4 +1,4 @@
-package org.lprff.vector;
+package org.lprff.properties;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +15,31 @@ import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.lprff.vector.codec.PackedFeatures;
+import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.codec.Quantizer;
+import org.lprff.vector.codec.StochasticRounding;
+import org.lprff.vector.featurize.CosineFeatures;
+import org.lprff.vector.featurize.Featurizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.kernel.KernelFunction;
+import org.lprff.vector.projection.DenseProjection;
+import org.lprff.vector.projection.Projections;
+import org.lprff.vector.simd.panama.VectorCosine;
+import org.lprff.vector.simd.panama.VectorCounterRng;
+import org.lprff.vector.simd.panama.VectorDenseProjection;
+import org.lprff.vector.simd.panama.VectorRounding;
+import org.lprff.vector.simd.panama.VectorUnpack;
+import org.lprff.vector.simd.scalar.ScalarCosine;
+import org.lprff.vector.simd.scalar.ScalarCounterRng;
+import org.lprff.vector.simd.scalar.ScalarDenseProjection;
+import org.lprff.vector.simd.scalar.ScalarRounding;
+import org.lprff.vector.simd.scalar.ScalarUnpack;
+import org.lprff.vector.simd.spi.CosineBody;
+import org.lprff.vector.simd.spi.CounterRngBody;
+import org.lprff.vector.simd.spi.DenseProjectionBody;
+import org.lprff.vector.simd.spi.RoundingBody;
+import org.lprff.vector.simd.spi.UnpackBody;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
@@ -119,8 +144,8 @@ class ReproducibilityProperties {
 
   @Test
   void roundingAndPackingBodiesWriteIdenticalBytes() {
-    RoundingKernel scalar = new ScalarRounding();
-    RoundingKernel vector = new VectorRounding();
+    RoundingBody scalar = new ScalarRounding();
+    RoundingBody vector = new VectorRounding();
     qt().withFixedSeed(802L)
         .withExamples(300)
         .forAll(Generate.pick(Arrays.stream(new int[] {1, 2, 4, 8, 16}).boxed().toList()),
@@ -171,8 +196,8 @@ class ReproducibilityProperties {
 
   @Test
   void unpackBodiesReadIdenticalCodesAndValues() {
-    UnpackKernel scalar = new ScalarUnpack();
-    UnpackKernel vector = new VectorUnpack();
+    UnpackBody scalar = new ScalarUnpack();
+    UnpackBody vector = new VectorUnpack();
     qt().withFixedSeed(803L)
         .withExamples(300)
         .forAll(Generate.pick(Arrays.stream(new int[] {1, 2, 4, 8, 16}).boxed().toList()),
@@ -202,8 +227,8 @@ class ReproducibilityProperties {
 
   @Test
   void counterGeneratorBodiesDrawIdenticalBits() {
-    CounterRngKernel scalar = new ScalarCounterRng();
-    CounterRngKernel vector = new VectorCounterRng();
+    CounterRngBody scalar = new ScalarCounterRng();
+    CounterRngBody vector = new VectorCounterRng();
     qt().withFixedSeed(804L)
         .withExamples(300)
         .forAll(Sizes.between(0, 3000), integers().between(0, (1 << 30) - 4000), longs().all(),
@@ -269,12 +294,12 @@ class ReproducibilityProperties {
                 byte[][] out = new byte[3][rb];
                 for (int body = 0; body < 2; body++) {
                   float[] t = new float[m];
-                  DenseProjectionKernel p =
+                  DenseProjectionBody p =
                       body == 0 ? new ScalarDenseProjection() : new VectorDenseProjection();
                   p.project(wT, stride, d, rows, r * d, 1, 0, m, t, 0);
-                  CosineKernel c = body == 0 ? new ScalarCosine() : new VectorCosine();
+                  CosineBody c = body == 0 ? new ScalarCosine() : new VectorCosine();
                   c.map(t, 0, phases, 0, s, z[body], 0, m);
-                  RoundingKernel q = body == 0 ? new ScalarRounding() : new VectorRounding();
+                  RoundingBody q = body == 0 ? new ScalarRounding() : new VectorRounding();
                   q.quantizeStochastic(z[body], 0, m, bits, scale.lo(), scale.step(), seed, r,
                       0, 0, MemorySegment.ofArray(out[body]), 0);
                 }

@@ -1,4 +1,4 @@
-package org.lprff.vector;
+package org.lprff.properties;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,6 +9,9 @@ import static org.quicktheories.generators.SourceDSL.longs;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.codec.SharedThresholdQuantizer;
+import org.lprff.vector.codec.StochasticRounding;
 import org.quicktheories.generators.Generate;
 
 /**

@@ -1,10 +1,11 @@
-package org.lprff.vector;
+package org.lprff.properties;
 
 import static org.quicktheories.generators.SourceDSL.integers;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import org.lprff.vector.simd.panama.VectorShape;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 

@@ -1,4 +1,4 @@
-package org.lprff.vector;
+package org.lprff.properties;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +14,12 @@ import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
 import org.ejml.interfaces.linsol.LinearSolverDense;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.lprff.vector.codec.PackedFeatures;
+import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.codec.Quantizer;
+import org.lprff.vector.featurize.Featurizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.metrics.KernelMatrix;
 import org.lprff.vector.metrics.SpectralApproximation;
 

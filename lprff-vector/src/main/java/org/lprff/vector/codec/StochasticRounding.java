@@ -3,7 +3,6 @@ package org.lprff.vector.codec;
 import java.lang.foreign.MemorySegment;
 import org.lprff.vector.random.CounterRng;
 import org.lprff.vector.simd.VectorizationProvider;
-import org.lprff.vector.simd.scalar.ScalarRounding;
 import org.lprff.vector.simd.spi.RoundingBody;
 
 /**

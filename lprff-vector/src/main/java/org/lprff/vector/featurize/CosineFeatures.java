@@ -23,7 +23,7 @@ import org.lprff.vector.simd.spi.CosineBody;
  *
  * <p><b>Determinism.</b> Each output depends only on its own {@code t[i]}, {@code a[i]} and {@code
  * s}: results do not depend on the position, the length {@code n} or the vector width. They may
- * differ by a few ulps between the scalar and the vector implementation ({@code lprff.kernels}).
+ * differ by a few ulps between the scalar and the vector implementation ({@code lprff.vectorization}).
  *
  * <p><b>Errors.</b> NaN or infinite inputs (or a sum that overflows) are rejected with an {@link
  * IllegalArgumentException} naming the array, the index and the value. The check costs one

@@ -10,7 +10,6 @@ import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.projection.Projection;
 import org.lprff.vector.projection.Projections;
 import org.lprff.vector.random.CounterRng;
-import org.lprff.vector.random.RandomParameters;
 import org.lprff.vector.simd.ParallelTasks;
 import org.lprff.vector.simd.VectorizationProvider;
 import org.lprff.vector.simd.spi.CosineBody;
@@ -30,7 +29,7 @@ import org.lprff.vector.simd.spi.RoundingBody;
  * <p><b>Reproducibility.</b> The projection and phases derive from the seed alone; the stochastic
  * rounding of feature i of the row with id r uses {@link CounterRng}(seed, r, i, draw). Every byte
  * therefore depends only on (spec, row values, row id, draw): identical for any batch split,
- * thread count or executor. (Scalar and vector kernels, {@code lprff.kernels}, may differ in the
+ * thread count or executor. (Scalar and vector kernels, {@code lprff.vectorization}, may differ in the
  * last bits of a cosine and so in rare rounding decisions.)
  *
  * <p><b>Row ids</b> must be >= 0 (negative counter rows are the parameter streams of {@link

@@ -1,10 +1,9 @@
 package org.lprff.vector.products;
 
-import org.lprff.vector.simd.spi.GramBody;
-
 import java.util.concurrent.Executor;
 import org.lprff.vector.simd.ParallelTasks;
 import org.lprff.vector.simd.VectorizationProvider;
+import org.lprff.vector.simd.spi.GramBody;
 
 /**
  * The Gram matrix of the closed-form solver, {@code G += C^T C} for a chunk C of k rows, in double.

@@ -89,7 +89,7 @@ public final class DenseProjection implements Projection {
    * power-of-two stride (m = 1024: 4 KiB) the rows of W^T the kernel walks down all map to the same
    * L1 set and evict each other; an odd number of lines cycles through every set.
    */
-  static int stride(int features) {
+  public static int stride(int features) {
     int lines = (features + LINE_FLOATS - 1) / LINE_FLOATS;
     return LINE_FLOATS * (lines | 1);
   }
@@ -197,12 +197,12 @@ public final class DenseProjection implements Projection {
   }
 
   /** The transposed weights, for the kernels and tests of this package; not copied. */
-  float[] transposedWeights() {
+  public float[] transposedWeights() {
     return wT;
   }
 
   /** Row stride of {@link #transposedWeights()}. */
-  int stride() {
+  public int stride() {
     return stride;
   }
 }

@@ -1,10 +1,8 @@
 package org.lprff.vector.random;
 
-import org.lprff.vector.simd.spi.Threefry;
-
 import org.lprff.vector.simd.VectorizationProvider;
-import org.lprff.vector.simd.scalar.ScalarRounding;
 import org.lprff.vector.simd.spi.CounterRngBody;
+import org.lprff.vector.simd.spi.Threefry;
 
 /**
  * Counter-based random bits: a pure function of (seed, row, column, draw), so that stochastic

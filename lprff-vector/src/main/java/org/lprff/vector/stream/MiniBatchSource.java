@@ -1,7 +1,6 @@
 package org.lprff.vector.stream;
 
 import java.util.Iterator;
-import org.lprff.vector.train.Evaluation;
 
 /**
  * The mini-batches of a data set, epoch by epoch. The training core's only view of data: {@link

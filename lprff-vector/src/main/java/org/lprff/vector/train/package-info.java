@@ -1,7 +1,7 @@
 /**
  * The training core: linear models on LP-RFF features, trained by mini-batch SGD whose batches stay
  * b-bit packed all the way into the packed-product kernels ({@link
- * org.lprff.vector.PackedProducts}), or solved in closed form for ridge regression.
+ * org.lprff.vector.products.PackedProducts}), or solved in closed form for ridge regression.
  *
  * <p><b>Objective.</b> For a model with weights W (m x c, stored class-major as {@code wT[j*m +
  * i] = W[i][j]}) and bias b (c), scores {@code y_r = z_r W + b} and n training rows,
@@ -15,10 +15,10 @@
  * returns its exact minimizer for the squared loss, through {@link
  * org.lprff.vector.train.NormalEquations}, sums accumulated once and solved for several lambdas.
  *
- * <p><b>Data.</b> A {@link org.lprff.vector.train.MiniBatchSource} hands out the mini-batches of an
- * epoch ({@link org.lprff.vector.train.MiniBatch}: {@link org.lprff.vector.train.FeatureRows},
- * packed or float32, plus labels). {@link org.lprff.vector.train.InMemoryBatches} serves features
- * held in memory (materialized once); {@link org.lprff.vector.train.OnTheFlyBatches} featurizes each
+ * <p><b>Data.</b> A {@link org.lprff.vector.stream.MiniBatchSource} hands out the mini-batches of an
+ * epoch ({@link org.lprff.vector.stream.MiniBatch}: {@link org.lprff.vector.stream.FeatureRows},
+ * packed or float32, plus labels). {@link org.lprff.vector.stream.InMemoryBatches} serves features
+ * held in memory (materialized once); {@link org.lprff.vector.stream.OnTheFlyBatches} featurizes each
  * mini-batch when it is needed, with fresh rounding draws per epoch. Arrow-backed sources live in
  * lprff-arrow and implement the same interface.
  */

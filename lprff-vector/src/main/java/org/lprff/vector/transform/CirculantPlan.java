@@ -108,7 +108,7 @@ public final class CirculantPlan {
   }
 
   /** As {@link #multiply(float[], float[], float[])} on a given body, for tests that compare. */
-  void multiplyWith(FftBody body, float[] x, float[] out, float[] scratch) {
+  public void multiplyWith(FftBody body, float[] x, float[] out, float[] scratch) {
     body.circulant(x, out, scratch, spectrum);
   }
 

@@ -35,8 +35,8 @@ public final class FftPlan {
   private static final ConcurrentHashMap<Integer, FftPlan> CACHE = new ConcurrentHashMap<>();
 
   private final int n;
-  final float[] twRe;
-  final float[] twIm;
+  public final float[] twRe;
+  public final float[] twIm;
 
   private FftPlan(int n) {
     this.n = n;
@@ -208,12 +208,12 @@ public final class FftPlan {
     }
   }
 
-  static void bitReverse(float[] re, float[] im, int n) {
+  public static void bitReverse(float[] re, float[] im, int n) {
     bitReverse(re, 0, im, 0, n);
   }
 
   /** Swaps positions p and bitrev(p) of re and im; an involution. */
-  static void bitReverse(float[] re, int reOff, float[] im, int imOff, int n) {
+  public static void bitReverse(float[] re, int reOff, float[] im, int imOff, int n) {
     if (n <= 2) {
       return;
     }

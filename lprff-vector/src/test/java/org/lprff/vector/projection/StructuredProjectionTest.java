@@ -17,7 +17,6 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.lprff.vector.random.RandomParameters;
 import org.lprff.vector.testing.Distributions;
-import org.lprff.vector.transform.CirculantTest;
 
 /**
  * The three structured projections (circulant, Fastfood, orthogonal) against an independent

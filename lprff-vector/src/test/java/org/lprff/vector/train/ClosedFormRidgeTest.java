@@ -8,7 +8,6 @@ import java.util.Arrays;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.junit.jupiter.api.Test;
-import org.lprff.vector.products.Gram;
 import org.lprff.vector.stream.FeatureRows;
 
 class ClosedFormRidgeTest {

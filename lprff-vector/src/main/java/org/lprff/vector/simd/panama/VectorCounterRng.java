@@ -1,7 +1,5 @@
 package org.lprff.vector.simd.panama;
 
-import org.lprff.vector.simd.spi.Threefry;
-
 import static jdk.incubator.vector.VectorOperators.XOR;
 
 import jdk.incubator.vector.FloatVector;
@@ -10,6 +8,7 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.lprff.vector.simd.scalar.ScalarCounterRng;
 import org.lprff.vector.simd.spi.CounterRngBody;
+import org.lprff.vector.simd.spi.Threefry;
 
 /**
  * Vector API Threefry-4x32: eight Threefry blocks at once, one per int lane.
