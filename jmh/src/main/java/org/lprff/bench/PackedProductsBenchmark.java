@@ -3,9 +3,9 @@ package org.lprff.bench;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.layout.PackedLayout;
 import org.lprff.vector.simd.panama.VectorProducts;
 import org.lprff.vector.simd.scalar.ScalarProducts;
@@ -63,7 +63,7 @@ public class PackedProductsBenchmark {
     long rowBytes = PackedLayout.rowBytes(m, bits);
     z = Arena.ofAuto().allocate(rows * rowBytes, 64);
     if (bits == PackedLayout.FLOAT_BITS) {
-      ValueLayout.OfFloat le = ValueLayout.JAVA_FLOAT.withOrder(ByteOrder.LITTLE_ENDIAN);
+      ValueLayout.OfFloat le = LittleEndian.FLOAT;
       for (long k = 0; k < (long) rows * m; k++) {
         z.setAtIndex(le, k, (float) random.nextDouble(-0.03, 0.03));
       }

@@ -3,10 +3,10 @@ package org.lprff.bench;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.lprff.vector.codec.PackedFeatures;
+import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.simd.panama.VectorUnpack;
 import org.lprff.vector.simd.scalar.ScalarUnpack;
 import org.lprff.vector.simd.spi.UnpackBody;
@@ -58,7 +58,7 @@ public class PackedUnpackBenchmark {
     floats = Arena.ofAuto().allocate(4L * m, 64);
     for (long k = 0; k < m; k++) {
       floats.setAtIndex(
-          ValueLayout.JAVA_FLOAT.withOrder(ByteOrder.LITTLE_ENDIAN), k, (float) random.nextDouble());
+          LittleEndian.FLOAT, k, (float) random.nextDouble());
     }
     lo = (float) -Math.sqrt(2.0 / m);
     step = (float) (2 * Math.sqrt(2.0 / m) / ((1L << bits) - 1));
@@ -81,7 +81,7 @@ public class PackedUnpackBenchmark {
   @Benchmark
   public float[] copyFloat32() {
     MemorySegment.copy(
-        floats, ValueLayout.JAVA_FLOAT.withOrder(ByteOrder.LITTLE_ENDIAN), 0, out, 0, m);
+        floats, LittleEndian.FLOAT, 0, out, 0, m);
     return out;
   }
 }

@@ -6,6 +6,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.stream.MiniBatchSource;
@@ -61,7 +62,7 @@ public class TrainingBenchmark {
       MemorySegment x = Arena.ofAuto().allocate(4L * ROWS * m, 64);
       double s = Math.sqrt(2.0 / m);
       for (long k = 0; k < (long) ROWS * m; k++) {
-        x.setAtIndex(FeatureRows.FLOAT_LE, k, (float) random.nextDouble(-s, s));
+        x.setAtIndex(LittleEndian.FLOAT, k, (float) random.nextDouble(-s, s));
       }
       rows = FeatureRows.float32(x, 0, ROWS, m);
     } else {

@@ -3,12 +3,11 @@ package org.lprff.arrow;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.MiniBatch;
 
@@ -31,12 +30,6 @@ import org.lprff.vector.stream.MiniBatch;
  */
 public final class ArrowBatches implements org.lprff.vector.stream.MiniBatchSource, AutoCloseable {
 
-  private static final ValueLayout.OfFloat FLOAT_LE =
-      ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-  private static final ValueLayout.OfInt INT_LE =
-      ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-  private static final ValueLayout.OfLong LONG_LE =
-      ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
   private final Path path;
   private final MiniBatchSource.Order order;
@@ -138,15 +131,15 @@ public final class ArrowBatches implements org.lprff.vector.stream.MiniBatchSour
             : FeatureRows.of(b.packedRows());
         MemorySegment labels = b.labels();
         if (ids != null) {
-          MemorySegment.copy(b.rowIds(), LONG_LE, 0, ids, 0, n);
+          MemorySegment.copy(b.rowIds(), LittleEndian.LONG, 0, ids, 0, n);
         }
         if (targets != null) {
-          MemorySegment.copy(labels, FLOAT_LE, 0, targets, 0, n);
+          MemorySegment.copy(labels, LittleEndian.FLOAT, 0, targets, 0, n);
         } else if (classes != null && intLabels) {
-          MemorySegment.copy(labels, INT_LE, 0, classes, 0, n);
+          MemorySegment.copy(labels, LittleEndian.INT, 0, classes, 0, n);
         } else if (classes != null) {
           for (int i = 0; i < n; i++) {
-            float v = labels.get(FLOAT_LE, 4L * i);
+            float v = labels.get(LittleEndian.FLOAT, 4L * i);
             if (!(v == Math.rint(v)) || Math.abs(v) > (1 << 24)) {
               String row = ids != null ? "id " + ids[i]
                   : order == MiniBatchSource.Order.SEQUENTIAL ? Long.toString(before + i)

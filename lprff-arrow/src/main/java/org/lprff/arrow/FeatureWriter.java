@@ -2,18 +2,12 @@ package org.lprff.arrow;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadLocalRandom;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BufferLayout;
@@ -107,19 +101,9 @@ public final class FeatureWriter implements AutoCloseable {
     Path tempPath = null;
     FileChannel opened = null;
     try {
-      Path directory = target.toAbsolutePath().getParent();
-      String name = target.getFileName().toString();
-      for (int attempt = 0; opened == null; attempt++) {
-        tempPath = directory.resolve("." + name + ".tmp-"
-            + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()));
-        try {
-          opened = FileChannel.open(tempPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        } catch (FileAlreadyExistsException e) {
-          if (attempt >= 8) {
-            throw e;
-          }
-        }
-      }
+      AtomicWrite.Temp opening = AtomicWrite.open(target);
+      tempPath = opening.path();
+      opened = opening.channel();
       DictionaryProvider none = new DictionaryProvider.MapDictionaryProvider();
       if (format == Format.FILE) {
         FileSink file = new FileSink(batch.root(), none, opened);
@@ -352,11 +336,7 @@ public final class FeatureWriter implements AutoCloseable {
       arrow.end();
       channel.force(true);
       arrow.close(); // closes the channel
-      try {
-        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-      }
+      AtomicWrite.moveOnto(temp, target);
       state = State.FINISHED;
       batch.close();
       return new Summary(target, format, rowsWritten, recordBatches, Files.size(target));

@@ -1,10 +1,9 @@
 package org.lprff.arrow;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.layout.LittleEndian;
 
 /**
  * One training step's rows from a {@link MiniBatchSource}: {@link #rows()} rows of one record
@@ -23,12 +22,6 @@ import org.lprff.vector.featurize.FeaturizerSpec;
  */
 public final class MiniBatch {
 
-  private static final ValueLayout.OfFloat FLOAT_LE =
-      ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-  private static final ValueLayout.OfInt INT_LE =
-      ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-  private static final ValueLayout.OfLong LONG_LE =
-      ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
   private final FeaturizerSpec spec;
   private final LabelType labelType;
@@ -130,8 +123,8 @@ public final class MiniBatch {
     }
     checkRow(i);
     return labelType == LabelType.REGRESSION
-        ? labels.get(FLOAT_LE, 4L * i)
-        : labels.get(INT_LE, 4L * i);
+        ? labels.get(LittleEndian.FLOAT, 4L * i)
+        : labels.get(LittleEndian.INT, 4L * i);
   }
 
   /** Row i's class index (label type CLASSES). */
@@ -140,7 +133,7 @@ public final class MiniBatch {
       throw new IllegalStateException("label type is " + labelType + ", not CLASSES");
     }
     checkRow(i);
-    return labels.get(INT_LE, 4L * i);
+    return labels.get(LittleEndian.INT, 4L * i);
   }
 
   /** Row i's id. */
@@ -149,7 +142,7 @@ public final class MiniBatch {
       throw new IllegalStateException("the file has no " + FeatureSchema.ROW_ID + " column");
     }
     checkRow(i);
-    return rowIds.get(LONG_LE, 8L * i);
+    return rowIds.get(LittleEndian.LONG, 8L * i);
   }
 
   /** The index in its record batch of row i of this mini-batch. */

@@ -2,10 +2,8 @@ package org.lprff.arrow;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -107,9 +105,6 @@ public final class ModelFile {
     if (target == null || model == null) {
       throw new IllegalArgumentException("target and model must not be null");
     }
-    Path absolute = target.toAbsolutePath();
-    Path temp = absolute.resolveSibling("." + absolute.getFileName() + ".tmp-" + ProcessHandle.current().pid()
-        + "-" + System.nanoTime());
     LinearModel w = model.weights();
     int m = w.features();
     int c = w.outputs();
@@ -126,6 +121,7 @@ public final class ModelFile {
     Schema schema = new Schema(fields(m), metadata);
     float[] wT = w.weightsT();
     float[] bias = w.bias();
+    AtomicWrite.Temp temp = AtomicWrite.open(target);
     try (BufferAllocator allocator = new RootAllocator();
         VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
       IntVector output = (IntVector) root.getVector(OUTPUT);
@@ -147,21 +143,15 @@ public final class ModelFile {
       }
       values.setValueCount(c * m);
       root.setRowCount(c);
-      try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW,
-              StandardOpenOption.WRITE);
-          ArrowFileWriter writer = new ArrowFileWriter(root, null, channel)) {
+      try (ArrowFileWriter writer = new ArrowFileWriter(root, null, temp.channel())) {
         writer.start();
         writer.writeBatch();
         writer.end();
-        channel.force(true);
+        temp.channel().force(true);
       }
-      try {
-        Files.move(temp, absolute, StandardCopyOption.ATOMIC_MOVE);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, absolute, StandardCopyOption.REPLACE_EXISTING);
-      }
+      temp.commit();
     } catch (IOException | RuntimeException | Error e) {
-      Files.deleteIfExists(temp);
+      temp.abort();
       throw e;
     }
   }

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -22,6 +21,7 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.lprff.vector.layout.LittleEndian;
 
 class ArrowSegmentsTest {
 
@@ -95,7 +95,7 @@ class ArrowSegmentsTest {
       MemorySegment rows = ArrowSegments.rows(list);
       assertEquals(24, rows.byteSize());
       assertEquals(values.getDataBuffer().memoryAddress(), rows.address());
-      assertEquals(4.5f, rows.get(ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 16));
+      assertEquals(4.5f, rows.get(LittleEndian.FLOAT, 16));
     }
     try (FixedSizeListVector ints = FixedSizeListVector.empty("features", 3, allocator)) {
       ints.addOrGetVector(FieldType.notNullable(new ArrowType.Int(32, true)));
@@ -112,7 +112,7 @@ class ArrowSegmentsTest {
       ints.setValueCount(5);
       MemorySegment values = ArrowSegments.values(ints);
       assertEquals(20, values.byteSize());
-      assertEquals(77, values.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 12));
+      assertEquals(77, values.get(LittleEndian.INT, 12));
     }
   }
 

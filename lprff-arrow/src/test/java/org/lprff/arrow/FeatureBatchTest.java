@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.layout.LittleEndian;
 
 class FeatureBatchTest extends ArrowTestBase {
 
@@ -195,7 +196,7 @@ class FeatureBatchTest extends ArrowTestBase {
       assertEquals(2 * 3 * 4, view.byteSize());
       assertEquals(batch.features().address(), view.address());
       float first = ((Float4Vector) list.getDataVector()).get(0);
-      assertEquals(first, view.get(ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 0));
+      assertEquals(first, view.get(LittleEndian.FLOAT, 0));
     }
   }
 }

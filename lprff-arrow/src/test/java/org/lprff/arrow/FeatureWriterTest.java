@@ -14,7 +14,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,15 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lprff.vector.codec.PackedFeatures;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.layout.LittleEndian;
 
 class FeatureWriterTest extends ArrowTestBase {
 
-  private static final ValueLayout.OfFloat FLOAT_LE =
-      ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-  private static final ValueLayout.OfInt INT_LE =
-      ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-  private static final ValueLayout.OfLong LONG_LE =
-      ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
   private static ExecutorService pool;
 
@@ -120,9 +114,9 @@ class FeatureWriterTest extends ArrowTestBase {
       for (int r = 0; r < n; r++) {
         if (labelColumn != null) {
           labels.add(type == LabelType.CLASSES
-              ? (float) labelColumn.get(INT_LE, 4L * r) : labelColumn.get(FLOAT_LE, 4L * r));
+              ? (float) labelColumn.get(LittleEndian.INT, 4L * r) : labelColumn.get(LittleEndian.FLOAT, 4L * r));
         }
-        ids.add(idColumn.get(LONG_LE, 8L * r));
+        ids.add(idColumn.get(LittleEndian.LONG, 8L * r));
       }
       rows += n;
     }
@@ -193,8 +187,8 @@ class FeatureWriterTest extends ArrowTestBase {
     float s = (float) Math.sqrt(2.0 / m);
     for (int r = 0; r < n; r++) {
       if (spec.isFloat()) {
-        MemorySegment.copy(MemorySegment.ofArray(expected), FLOAT_LE, (long) r * rowBytes, want, 0, m);
-        MemorySegment.copy(MemorySegment.ofArray(read), FLOAT_LE, (long) r * rowBytes, got, 0, m);
+        MemorySegment.copy(MemorySegment.ofArray(expected), LittleEndian.FLOAT, (long) r * rowBytes, want, 0, m);
+        MemorySegment.copy(MemorySegment.ofArray(read), LittleEndian.FLOAT, (long) r * rowBytes, got, 0, m);
       } else {
         PackedFeatures.unpack(expected, r * rowBytes, spec.scale(), m, want, 0);
         PackedFeatures.unpack(read, r * rowBytes, spec.scale(), m, got, 0);

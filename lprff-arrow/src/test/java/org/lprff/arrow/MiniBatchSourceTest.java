@@ -13,7 +13,6 @@ import static org.lprff.arrow.FeatureTestData.spec;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,6 +28,7 @@ import org.lprff.arrow.MiniBatchSource.Order;
 import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.products.FloatProducts;
 import org.lprff.vector.products.PackedProducts;
 
@@ -420,7 +420,7 @@ class MiniBatchSourceTest extends ArrowTestBase {
         int expected = (int) f.labels()[i];
         assertEquals(expected, mb.classIndex(i));
         assertEquals(expected,
-            mb.labels().get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 4L * i));
+            mb.labels().get(LittleEndian.INT, 4L * i));
       }
     }
   }

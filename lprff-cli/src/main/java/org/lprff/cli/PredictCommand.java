@@ -4,15 +4,13 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Callable;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.lprff.arrow.AtomicWrite;
 import org.lprff.arrow.LabelType;
 import org.lprff.arrow.ModelFile;
 import org.lprff.arrow.input.LabelColumn;
@@ -83,9 +81,7 @@ final class PredictCommand implements Callable<Integer> {
     } catch (UsageException e) {
       throw new ParameterException(command.commandLine(), e.getMessage(), e);
     }
-    Path target = output.toAbsolutePath();
-    Path temp = target.resolveSibling("." + target.getFileName() + ".tmp-"
-        + ProcessHandle.current().pid() + "-" + System.nanoTime());
+    AtomicWrite.Temp temp = AtomicWrite.open(output);
     int c = m.weights().outputs();
     int batchRows = 4096;
     try (BufferAllocator allocator = new RootAllocator();
@@ -105,8 +101,8 @@ final class PredictCommand implements Callable<Integer> {
       }
       MemorySegment z = arena.allocate((long) batchRows * spec.rowBytes(), 8);
       float[] scores = new float[batchRows * c];
-      try (BufferedWriter w = Files.newBufferedWriter(temp, StandardCharsets.UTF_8,
-          StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      try (BufferedWriter w = new BufferedWriter(
+          Channels.newWriter(temp.channel(), StandardCharsets.UTF_8))) {
         w.write(header(task, m.classes()));
         w.newLine();
         StringBuilder line = new StringBuilder();
@@ -128,13 +124,9 @@ final class PredictCommand implements Callable<Integer> {
           }
         }
       }
-      try {
-        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-      }
+      AtomicWrite.moveOnto(temp.path(), temp.target());
     } catch (IOException | RuntimeException | Error e) {
-      Files.deleteIfExists(temp);
+      temp.abort();
       throw e;
     }
     return 0;

@@ -2,8 +2,6 @@ package org.lprff.arrow.input;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -27,6 +25,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.lprff.arrow.ArrowSegments;
+import org.lprff.vector.layout.LittleEndian;
 
 /**
  * Rows of an Arrow IPC file or stream, streamed in batches of floats.
@@ -54,8 +53,6 @@ import org.lprff.arrow.ArrowSegments;
 public final class ArrowRowSource implements RowSource {
 
   private static final byte[] FILE_MAGIC = "ARROW1".getBytes(StandardCharsets.US_ASCII);
-  private static final ValueLayout.OfFloat FLOAT_LE =
-      ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
   /** The numeric column types read as floats. */
   private enum Kind {
@@ -413,7 +410,7 @@ public final class ArrowRowSource implements RowSource {
       }
     }
     MemorySegment data = ArrowSegments.view(elements.getDataBuffer());
-    MemorySegment.copy(data, FLOAT_LE, first * Float.BYTES, values, at * columns, (int) count);
+    MemorySegment.copy(data, LittleEndian.FLOAT, first * Float.BYTES, values, at * columns, (int) count);
     for (int i = 0; i < count; i++) {
       float v = values[at * columns + i];
       if (!Float.isFinite(v)) {

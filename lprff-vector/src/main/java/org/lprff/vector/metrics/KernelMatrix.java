@@ -2,13 +2,13 @@ package org.lprff.vector.metrics;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.util.concurrent.Executor;
 import org.ejml.data.DMatrixRMaj;
 import org.lprff.vector.codec.PackedFeatures;
 import org.lprff.vector.codec.QuantizationScale;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.kernel.KernelFunction;
+import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.simd.ParallelTasks;
 
 /**
@@ -225,7 +225,7 @@ public final class KernelMatrix {
               + need + " for float32 features");
     }
     MemorySegment segment = MemorySegment.ofArray(rows);
-    ValueLayout.OfFloat le = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    ValueLayout.OfFloat le = LittleEndian.FLOAT;
     return accumulate(
         n,
         m,

@@ -1,11 +1,11 @@
 package org.lprff.vector.stream;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import org.lprff.vector.codec.PackedFeatures;
 import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.products.FloatProducts;
 import org.lprff.vector.products.PackedProducts;
 
@@ -16,10 +16,6 @@ import org.lprff.vector.products.PackedProducts;
  * bytes are not copied and stay the caller's.
  */
 public sealed interface FeatureRows permits FeatureRows.Packed, FeatureRows.Float32 {
-
-  /** Little-endian float, the layout of float32 feature rows. */
-  ValueLayout.OfFloat FLOAT_LE =
-      ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
   /** Packed rows. */
   static FeatureRows of(PackedRows rows) {
@@ -206,7 +202,7 @@ public sealed interface FeatureRows permits FeatureRows.Packed, FeatureRows.Floa
             "out has length " + out.length + ", off " + off + " + count " + features
                 + " exceeds it");
       }
-      MemorySegment.copy(segment, FLOAT_LE, byteOffset + row * rowBytes(), out, off, features);
+      MemorySegment.copy(segment, LittleEndian.FLOAT, byteOffset + row * rowBytes(), out, off, features);
     }
 
     @Override

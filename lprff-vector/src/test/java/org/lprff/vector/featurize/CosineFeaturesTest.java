@@ -284,7 +284,10 @@ class CosineFeaturesTest extends ProviderTestBase {
     float sentinel = 42f;
     Arrays.fill(out, sentinel);
     kernel.map(tShifted, tOff, aShifted, aOff, s, out, outOff, n);
-    assertArrayEquals(expected, Arrays.copyOfRange(out, outOff, outOff + n), 0f, name(kernel));
+    // VectorOperators.COS is SVML once C2 has compiled the loop and per-lane Math.cos before, so
+    // two calls of that body may differ by an ulp across a JIT tier change; ours are the same.
+    float ulps = kernel instanceof VectorCosineOperator ? 2 * Math.ulp(s) : 0f;
+    assertArrayEquals(expected, Arrays.copyOfRange(out, outOff, outOff + n), ulps, name(kernel));
     for (int i = 0; i < out.length; i++) {
       if (i < outOff || i >= outOff + n) {
         assertEquals(sentinel, out[i], name(kernel) + " touched out[" + i + "]");
