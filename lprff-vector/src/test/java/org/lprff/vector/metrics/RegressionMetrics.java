@@ -1,6 +1,9 @@
 package org.lprff.vector.metrics;
 
-/** Heldout regression metrics. */
+/**
+ * Heldout regression metrics of arrays, for the tests of exact kernel ridge and Nyström; users
+ * get the heldout MSE from {@code org.lprff.vector.train.Evaluation}.
+ */
 public final class RegressionMetrics {
 
   private RegressionMetrics() {}
