@@ -11,6 +11,7 @@ import org.lprff.arrow.input.RowBatch;
 import org.lprff.arrow.input.RowSource;
 import org.lprff.arrow.input.RowSources;
 import org.lprff.arrow.input.Standardization;
+import org.lprff.vector.stream.RowSplit;
 
 /**
  * The raw rows of {@code lprff compare}, read whole into memory: the train and heldout sets (two
@@ -98,23 +99,18 @@ final class CompareData {
     }
   }
 
-  /** SplitMix64's finalizer, as {@link DemoCommand#mix64}. */
-  static boolean heldout(long seed, long i) {
-    return DemoCommand.heldout(seed, i);
-  }
-
   /** {train, heldout}: data row i is heldout iff mix64(seed + i) mod 5 == 0 (the demo's split). */
   static Rows[] split(Rows all, long seed) {
     int held = 0;
     for (int i = 0; i < all.n(); i++) {
-      if (heldout(seed, i)) {
+      if (RowSplit.heldout(seed, i)) {
         held++;
       }
     }
     int[] heldIndices = new int[held];
     int[] trainIndices = new int[all.n() - held];
     for (int i = 0, h = 0, t = 0; i < all.n(); i++) {
-      if (heldout(seed, i)) {
+      if (RowSplit.heldout(seed, i)) {
         heldIndices[h++] = i;
       } else {
         trainIndices[t++] = i;

@@ -29,6 +29,7 @@ import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.kernel.KernelFunction;
+import org.lprff.vector.stream.RowSplit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -105,26 +106,6 @@ final class DemoCommand implements Callable<Integer> {
 
   @Option(names = {"--quiet", "-q"}, description = "No progress lines.")
   boolean quiet;
-
-  /** SplitMix64's finalizer (Steele, Lea, Flood 2014). */
-  static long mix64(long z) {
-    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-    return z ^ (z >>> 31);
-  }
-
-  /** Whether data row i (0-based, header excluded) is in the heldout 20%. */
-  static boolean heldout(long seed, long i) {
-    return Long.remainderUnsigned(mix64(seed + i), 5) == 0;
-  }
-
-  /**
-   * Whether data row i is in the validation 10% (of all rows; hash = 1 mod 10, so never heldout,
-   * which is 0 or 5 mod 10): early stopping and the choice of lambda, never the final metric.
-   */
-  static boolean validation(long seed, long i) {
-    return Long.remainderUnsigned(mix64(seed + i), 10) == 1;
-  }
 
   /** The closed form's lambdas, chosen among on the validation rows. */
   static final List<Double> L2_GRID = List.of(1e-7, 3e-7, 1e-6, 3e-6, 1e-5);
@@ -207,7 +188,7 @@ final class DemoCommand implements Callable<Integer> {
             out.flush();
           }
           if (!quiet) {
-            err.println("b = " + bits + ", " + s.cliName + ": " + TrainCommand.summary(outcome));
+            err.println("b = " + bits + ", " + s.cliName + ": " + outcome.summary());
             err.flush();
           }
         }
@@ -260,7 +241,7 @@ final class DemoCommand implements Callable<Integer> {
           row[j] = Float.parseFloat(cells[j]);
         }
         row[D] = (float) Math.log(Double.parseDouble(cells[D]));
-        (heldout(seed, i) ? held : validation(seed, i) ? valid : train).add(row);
+        (RowSplit.heldout(seed, i) ? held : RowSplit.validation(seed, i) ? valid : train).add(row);
       }
     }
     return new Split[] {split(train), split(valid), split(held)};

@@ -9,7 +9,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.lprff.arrow.ModelFile;
-import org.lprff.vector.train.Task;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -158,33 +157,10 @@ final class TrainCommand implements Callable<Integer> {
       o.put("model", model == null ? null : model.toString());
       out.println(Json.write(o));
     } else if (!quiet) {
-      out.println(summary(outcome) + (model == null ? "" : "; model written to " + model));
+      out.println(outcome.summary() + (model == null ? "" : "; model written to " + model));
     }
     out.flush();
     return 0;
   }
 
-  static String summary(Training.Outcome o) {
-    boolean solved = o.solver() == Training.Solver.CLOSED_FORM;
-    String metric = o.task() == Task.REGRESSION
-        ? String.format(Locale.ROOT, "heldout MSE %.6g", o.heldout().metric())
-        : solved // least-squares scores are not probabilities: no log-loss
-            ? String.format(Locale.ROOT, "heldout error rate %.4f", o.heldout().metric())
-            : String.format(Locale.ROOT, "heldout error rate %.4f, log-loss %.6g",
-                o.heldout().metric(), o.heldout().meanLoss());
-    if (o.validation() != null) {
-      metric = (o.task() == Task.REGRESSION
-          ? String.format(Locale.ROOT, "validation MSE %.6g", o.validation().metric())
-          : String.format(Locale.ROOT, "validation error rate %.4f", o.validation().metric()))
-          + (solved ? " (chose l2); " : " (early stopping); ") + metric;
-    }
-    if (solved) {
-      return String.format(Locale.ROOT, "%s; solved in closed form (l2 %g%s), %s", metric, o.l2(),
-          o.l2Selection().size() > 1 ? ", chosen on " + o.selectedOn() : "",
-          Format.seconds(o.seconds()));
-    }
-    return String.format(Locale.ROOT, "%s; %d epochs, %d halvings, stopped: %s, %s",
-        metric, o.result().epochs(), o.result().halvings(),
-        o.result().stopReason().name().toLowerCase(Locale.ROOT), Format.seconds(o.seconds()));
-  }
 }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lprff.vector.metrics.TrainingMemory;
+import org.lprff.vector.stream.RowSplit;
 
 /**
  * {@code lprff compare} on the small synthetic regression problem of {@link TrainCommandTest}
@@ -157,7 +158,7 @@ class CompareCommandTest {
   void singleInputIsSplitLikeTheDemo() throws IOException {
     int held = 0;
     for (int i = 0; i < 300; i++) {
-      held += DemoCommand.heldout(5, i) ? 1 : 0;
+      held += RowSplit.heldout(5, i) ? 1 : 0;
     }
     Cli.Result r = Cli.ok("compare", "--train", trainCsv.toString(), "--label-column", "y",
         "--sigma", "2", "--features", "64", "--bits", "8", "--rows", "50", "--seed", "5",

@@ -11,26 +11,6 @@ import org.junit.jupiter.api.Test;
 class DemoCommandTest {
 
   @Test
-  void splitRuleIsSplitMix64Finalizer() {
-    // mix64(0) = 0 (the finalizer fixes 0), so with seed 0 row 0 is heldout
-    assertEquals(0, DemoCommand.mix64(0));
-    assertTrue(DemoCommand.heldout(0, 0));
-    // reference value of the finalizer on 1, computed by hand from the definition
-    long z = 1;
-    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-    z ^= z >>> 31;
-    assertEquals(z, DemoCommand.mix64(1));
-    // about 20% heldout over 53,940 rows: the count is Binomial(53940, 0.2), sd ~93; +-1000 is
-    // > 10 sd (false failure probability < 1e-20 for a random hash)
-    long heldout = 0;
-    for (long i = 0; i < 53_940; i++) {
-      heldout += DemoCommand.heldout(1, i) ? 1 : 0;
-    }
-    assertTrue(Math.abs(heldout - 10_788) < 1000, "heldout rows " + heldout);
-  }
-
-  @Test
   void demoAtM256PrintsTheTableWithFourRows() {
     Cli.Result r = Cli.ok("demo", "--features", "256");
     List<String> lines = r.out().strip().lines().toList();
