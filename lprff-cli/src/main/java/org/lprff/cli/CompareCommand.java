@@ -17,6 +17,13 @@ import java.util.concurrent.Executors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.ejml.data.DMatrixRMaj;
+import org.lprff.cli.options.SpecOptions;
+import org.lprff.cli.options.UsageException;
+import org.lprff.cli.output.Human;
+import org.lprff.cli.output.Json;
+import org.lprff.cli.output.Version;
+import org.lprff.cli.workflow.CompareData;
+import org.lprff.cli.workflow.Training;
 import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
@@ -327,7 +334,7 @@ final class CompareCommand implements Callable<Integer> {
     double lambda = n * l2;
     progress(err, String.format(Locale.ROOT, "data: %s train rows, %s heldout rows, d = %d;"
         + " kernel subsample n = %s (lambda = n x l2 = %.4g); %d methods; solver %s",
-        Format.count(trainRows.n()), Format.count(heldoutRows.n()), d, Format.count(n), lambda,
+        Human.count(trainRows.n()), Human.count(heldoutRows.n()), d, Human.count(n), lambda,
         methods.size(), solver));
 
     ExecutorService pool = threadCount > 1 ? Executors.newFixedThreadPool(threadCount - 1, r -> {
@@ -344,7 +351,7 @@ final class CompareCommand implements Callable<Integer> {
           SpectralApproximation.reference(exact, lambda, pool);
       exact = null;
       progress(err, String.format(Locale.ROOT, "exact kernel: %s x %s, K + lambda I factored"
-          + " in %s", Format.count(n), Format.count(n), Format.seconds(seconds(t0))));
+          + " in %s", Human.count(n), Human.count(n), Human.seconds(seconds(t0))));
       Context context = new Context(trainRows, heldoutRows, subsample, reference, taskKind,
           classes, sgd, pool, err);
       for (Method method : methods) {
@@ -366,9 +373,9 @@ final class CompareCommand implements Callable<Integer> {
     } else {
       out.println(table(results, taskKind));
       out.println(String.format(Locale.ROOT, "train %s rows, heldout %s rows, kernel subsample"
-          + " n = %s, lambda = n x l2 = %.4g, solver %s, total %s", Format.count(trainRows.n()),
-          Format.count(heldoutRows.n()), Format.count(n), lambda, solver,
-          Format.seconds(total)));
+          + " n = %s, lambda = n x l2 = %.4g, solver %s, total %s", Human.count(trainRows.n()),
+          Human.count(heldoutRows.n()), Human.count(n), lambda, solver,
+          Human.seconds(total)));
     }
     out.flush();
     return 0;
@@ -385,7 +392,7 @@ final class CompareCommand implements Callable<Integer> {
   private Row runFeatures(Method method, Context c) {
     FeaturizerSpec spec = specFor(method, c.train().d());
     Featurizer featurizer = Featurizer.of(spec);
-    progress(c.err(), method.label() + ", m = " + Format.count(method.m()) + ": featurizing");
+    progress(c.err(), method.label() + ", m = " + Human.count(method.m()) + ": featurizing");
     try (Arena arena = Arena.ofShared()) {
       long t0 = System.nanoTime();
       FeatureRows trainZ = featurize(featurizer, spec, c.train(), arena, c.pool());
@@ -414,7 +421,7 @@ final class CompareCommand implements Callable<Integer> {
 
   private Row runNystrom(Method method, KernelFunction kernelFunction, Context c) {
     CompareData.Rows tr = c.train();
-    progress(c.err(), "nystrom, m = " + Format.count(method.m()) + ": landmarks and features");
+    progress(c.err(), "nystrom, m = " + Human.count(method.m()) + ": landmarks and features");
     long t0 = System.nanoTime();
     NystromFeatures map;
     try {
@@ -636,10 +643,10 @@ final class CompareCommand implements Callable<Integer> {
   private static String summary(Row r, Task task) {
     return String.format(Locale.ROOT, "%s, m = %s: delta1 %.4g, delta2 %.4g, %s %s (featurize"
         + " %s, kernel metrics %s, train %s)", r.method().label(),
-        Format.count(r.method().m()), r.delta().delta1(), r.delta().delta2(), metricName(task),
+        Human.count(r.method().m()), r.delta().delta1(), r.delta().delta2(), metricName(task),
         Double.isNaN(r.metric()) ? "diverged" : String.format(Locale.ROOT, "%.5g", r.metric()),
-        Format.seconds(r.featurizeSeconds()), Format.seconds(r.deltaSeconds()),
-        Format.seconds(r.trainSeconds()));
+        Human.seconds(r.featurizeSeconds()), Human.seconds(r.deltaSeconds()),
+        Human.seconds(r.trainSeconds()));
   }
 
   static String table(List<Row> results, Task task) {
@@ -649,7 +656,7 @@ final class CompareCommand implements Callable<Integer> {
     for (Row r : results) {
       s.append(String.format(Locale.ROOT,
           "%-14s  %6d  %8d  %14s  %9.4g  %9.4g  %10.4g  %10.4g  %13s%n", r.method().label(),
-          r.method().m(), r.featureCount(), Format.count(r.memory().totalBits()),
+          r.method().m(), r.featureCount(), Human.count(r.memory().totalBits()),
           r.delta().delta1(), r.delta().delta2(), r.delta().frobeniusError(),
           r.delta().spectralError(),
           Double.isNaN(r.metric()) ? "diverged" : String.format(Locale.ROOT, "%.5f", r.metric())));

@@ -25,6 +25,12 @@ import org.lprff.arrow.FeatureWriter;
 import org.lprff.arrow.LabelType;
 import org.lprff.arrow.RawBatch;
 import org.lprff.arrow.input.Standardization;
+import org.lprff.cli.options.SpecOptions;
+import org.lprff.cli.options.UsageException;
+import org.lprff.cli.output.Human;
+import org.lprff.cli.output.Json;
+import org.lprff.cli.output.Version;
+import org.lprff.cli.workflow.Training;
 import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
@@ -136,8 +142,8 @@ final class DemoCommand implements Callable<Integer> {
     if (!quiet) {
       err.println(String.format(Locale.ROOT, "diamonds: %s train + %s validation rows, %s"
           + " heldout rows (seed %d), m = %s, %s projection, sigma %s",
-          Format.count(splits[0].rows()), Format.count(splits[1].rows()),
-          Format.count(splits[2].rows()), seed, Format.count(features), projection, sigma));
+          Human.count(splits[0].rows()), Human.count(splits[1].rows()),
+          Human.count(splits[2].rows()), seed, Human.count(features), projection, sigma));
       err.flush();
     }
     List<Map<String, Object>> results = new ArrayList<>();
@@ -207,7 +213,7 @@ final class DemoCommand implements Callable<Integer> {
     }
     if (!json) {
       out.println(table(results, solvers));
-      out.println(String.format(Locale.ROOT, "total %s", Format.seconds(
+      out.println(String.format(Locale.ROOT, "total %s", Human.seconds(
           (System.nanoTime() - started) / 1e9)));
       out.flush();
     }
@@ -346,7 +352,7 @@ final class DemoCommand implements Callable<Integer> {
         table.append(String.format(Locale.ROOT, "  %18.5f", (Double) o.get("heldout_mse")));
       }
       table.append(String.format(Locale.ROOT, "  %16s  %11.2f",
-          Format.bytes((Long) mem.get("total_bits") / 8), (Double) first.get("featurize_seconds")));
+          Human.bytes((Long) mem.get("total_bits") / 8), (Double) first.get("featurize_seconds")));
       for (Map<String, Object> o : row) {
         table.append(String.format(Locale.ROOT, "  %16.2f", (Double) o.get("train_seconds")));
       }

@@ -10,6 +10,10 @@ import org.lprff.arrow.ArrowBatches;
 import org.lprff.arrow.LabelType;
 import org.lprff.arrow.MiniBatchSource.Order;
 import org.lprff.arrow.ModelFile;
+import org.lprff.cli.output.Human;
+import org.lprff.cli.output.Json;
+import org.lprff.cli.output.Version;
+import org.lprff.cli.workflow.ModelTasks;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.train.Evaluation;
 import org.lprff.vector.train.Task;
@@ -86,7 +90,7 @@ final class EvaluateCommand implements Callable<Integer> {
       }
       out.println(Json.write(o));
     } else {
-      out.println(String.format(Locale.ROOT, "%s rows at %d bits: %s", Format.count(e.rows()),
+      out.println(String.format(Locale.ROOT, "%s rows at %d bits: %s", Human.count(e.rows()),
           fileSpec.bits(), classification
               ? String.format(Locale.ROOT, "error rate %.4f, log-loss %.6g", e.metric(), e.meanLoss())
               : String.format(Locale.ROOT, "MSE %.6g", e.metric())));

@@ -16,6 +16,12 @@ import picocli.CommandLine.UnmatchedArgumentException;
 /** How failures reach the user: one line {@code lprff: <message>} on standard error. */
 final class Failures {
 
+  /** Exit code of a failed command. */
+  public static final int EXIT_FAILURE = 1;
+
+  /** Exit code of a usage error (picocli's). */
+  public static final int EXIT_USAGE = CommandLine.ExitCode.USAGE;
+
   private Failures() {}
 
   /** The one-line text of a failure: the library's messages already name files and values. */
@@ -60,7 +66,7 @@ final class Failures {
         failure.printStackTrace(err);
       }
       err.flush();
-      return Main.EXIT_FAILURE;
+      return EXIT_FAILURE;
     }
   }
 
@@ -85,7 +91,7 @@ final class Failures {
         failure.printStackTrace(err);
       }
       err.flush();
-      return Main.EXIT_USAGE;
+      return EXIT_USAGE;
     }
   }
 }

@@ -21,6 +21,15 @@ import org.lprff.arrow.input.RowBatch;
 import org.lprff.arrow.input.RowSource;
 import org.lprff.arrow.input.RowSources;
 import org.lprff.arrow.input.Standardization;
+import org.lprff.cli.options.InputOptions;
+import org.lprff.cli.options.RowRange;
+import org.lprff.cli.options.SpecOptions;
+import org.lprff.cli.options.UsageException;
+import org.lprff.cli.output.FeatureFileInfo;
+import org.lprff.cli.output.Human;
+import org.lprff.cli.output.Progress;
+import org.lprff.cli.output.Version;
+import org.lprff.cli.workflow.RowSourceBatches;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import picocli.CommandLine.Command;
@@ -316,13 +325,13 @@ final class FeaturizeCommand implements Callable<Integer> {
     err.println(String.format(Locale.ROOT,
         "wrote %s: %s rows, %d -> %s features at %d bits, %s in %s (%s rows/s, %.1f MB/s)",
         summary.file(),
-        Format.count(summary.rows()),
+        Human.count(summary.rows()),
         spec.inputDim(),
-        Format.count(spec.features()),
+        Human.count(spec.features()),
         spec.bits(),
-        Format.bytes(summary.bytes()),
-        Format.seconds(seconds),
-        Format.count(Math.round(summary.rows() / seconds)),
+        Human.bytes(summary.bytes()),
+        Human.seconds(seconds),
+        Human.count(Math.round(summary.rows() / seconds)),
         summary.bytes() / 1e6 / seconds));
     err.flush();
   }

@@ -14,6 +14,10 @@ import org.lprff.arrow.FeatureSchema;
 import org.lprff.arrow.FeatureWriter;
 import org.lprff.arrow.LabelType;
 import org.lprff.arrow.input.Standardization;
+import org.lprff.cli.output.FeatureFileInfo;
+import org.lprff.cli.output.Human;
+import org.lprff.cli.output.Json;
+import org.lprff.cli.output.Version;
 import org.lprff.vector.codec.QuantizationScale;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import picocli.CommandLine.Command;
@@ -61,8 +65,8 @@ final class InfoCommand implements Callable<Integer> {
         ? "file (Arrow IPC random-access file)" : "stream (Arrow IPC stream)"));
     rows.add(row("format version", schema.metadata().get(FeatureSchema.KEY_FORMAT_VERSION)));
     rows.add(row("kernel", kernel(spec)));
-    rows.add(row("input dim (d)", Format.count(spec.inputDim())));
-    rows.add(row("features (m)", Format.count(spec.features())));
+    rows.add(row("input dim (d)", Human.count(spec.inputDim())));
+    rows.add(row("features (m)", Human.count(spec.features())));
     rows.add(row("bits (b)", spec.isFloat() ? "32 (float32 features)" : Integer.toString(spec.bits())));
     rows.add(row("projection", spec.projection()));
     rows.add(row("seed", Long.toString(spec.seed())));
@@ -83,10 +87,10 @@ final class InfoCommand implements Callable<Integer> {
       case CLASSES -> "Int32 (classes)";
     }));
     rows.add(row("row ids", schema.hasRowIds() ? "yes (Int64 column row_id)" : "no"));
-    rows.add(row("rows", Format.count(info.rows())));
-    rows.add(row("record batches", Format.count(info.recordBatches())));
-    rows.add(row("bytes per row", Format.count(info.rowBytes())));
-    rows.add(row("file size", Format.bytes(info.fileSize()) + " (" + Format.count(info.fileSize())
+    rows.add(row("rows", Human.count(info.rows())));
+    rows.add(row("record batches", Human.count(info.recordBatches())));
+    rows.add(row("bytes per row", Human.count(info.rowBytes())));
+    rows.add(row("file size", Human.bytes(info.fileSize()) + " (" + Human.count(info.fileSize())
         + " bytes)"));
     Standardization s = info.standardization();
     rows.add(row("standardization", s == null

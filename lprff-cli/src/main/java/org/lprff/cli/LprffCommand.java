@@ -1,5 +1,6 @@
 package org.lprff.cli;
 
+import org.lprff.cli.output.Version;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -13,12 +13,6 @@ import picocli.CommandLine;
  */
 public final class Main {
 
-  /** Exit code of a failed command. */
-  public static final int EXIT_FAILURE = 1;
-
-  /** Exit code of a usage error (picocli's). */
-  public static final int EXIT_USAGE = CommandLine.ExitCode.USAGE;
-
   private Main() {}
 
   /** Runs the command line and exits the JVM with its exit code. */

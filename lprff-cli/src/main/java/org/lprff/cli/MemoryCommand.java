@@ -4,6 +4,9 @@ import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.lprff.cli.output.Human;
+import org.lprff.cli.output.Json;
+import org.lprff.cli.output.Version;
 import org.lprff.vector.metrics.TrainingMemory;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -103,7 +106,7 @@ final class MemoryCommand implements Callable<Integer> {
               + " + model %d = %d bits (%s)%s",
           projection, inputDim, m, bits, batch, classes, memory.featureGenerationBits(),
           memory.miniBatchBits(), memory.modelBits(), memory.totalBits(),
-          Format.bytes(Math.round(memory.totalBytes())),
+          Human.bytes(Math.round(memory.totalBytes())),
           size.budget == null ? "" : "; the largest m within " + size.budget + " bits"));
     }
     out.flush();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.lprff.cli.output.Version;
 
 /** --help on every command, --version. */
 class HelpTest {

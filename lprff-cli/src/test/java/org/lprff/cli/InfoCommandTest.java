@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.cli.output.Human;
+import org.lprff.cli.output.Json;
 
 /** lprff info: the text and JSON forms, for both framings, b < 32 and b = 32. */
 class InfoCommandTest {
@@ -45,7 +47,7 @@ class InfoCommandTest {
         "rows             23",
         "record batches   3",
         "bytes per row    25",
-        "file size        " + Format.bytes(size) + " (" + Format.count(size) + " bytes)",
+        "file size        " + Human.bytes(size) + " (" + Human.count(size) + " bytes)",
         "standardization  4 columns: c0, c1, c2, c3") + "\n",
         result.out().replace(System.lineSeparator(), "\n"));
   }

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.cli.output.Version;
 
 /**
  * The real {@code ./lprff} launcher and {@code target/lprff.jar}, as a user runs them: from another

@@ -1,14 +1,14 @@
-package org.lprff.cli;
+package org.lprff.cli.workflow;
 
 import org.lprff.arrow.ModelFile;
 import org.lprff.vector.train.Task;
 
 /** The training core's task of a model file. */
-final class ModelTasks {
+public final class ModelTasks {
 
   private ModelTasks() {}
 
-  static Task task(ModelFile.Model model) {
+  public static Task task(ModelFile.Model model) {
     return switch (model.task()) {
       case "regression" -> Task.REGRESSION;
       case "binary" -> Task.BINARY;

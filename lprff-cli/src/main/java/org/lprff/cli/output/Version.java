@@ -1,4 +1,4 @@
-package org.lprff.cli;
+package org.lprff.cli.output;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -6,11 +6,11 @@ import java.util.Properties;
 import picocli.CommandLine.IVersionProvider;
 
 /** {@code lprff --version}: the project version (filtered into a resource by the build), Java's. */
-final class Version implements IVersionProvider {
+public final class Version implements IVersionProvider {
 
   /** The project version, or "unknown" outside a built jar or class path. */
-  static String projectVersion() {
-    try (InputStream in = Version.class.getResourceAsStream("version.properties")) {
+  public static String projectVersion() {
+    try (InputStream in = Version.class.getResourceAsStream("/org/lprff/cli/version.properties")) {
       if (in == null) {
         return "unknown";
       }

@@ -1,4 +1,4 @@
-package org.lprff.cli;
+package org.lprff.cli.output;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,7 +33,7 @@ import org.lprff.arrow.input.Standardization;
  * @param fileSize bytes
  * @param standardization the statistics stored in the metadata, or null
  */
-record FeatureFileInfo(
+public record FeatureFileInfo(
     Path path,
     FeatureWriter.Format ipc,
     FeatureSchema schema,
@@ -53,7 +53,7 @@ record FeatureFileInfo(
    * @throws IOException naming the file when it is missing, not an Arrow IPC file or stream,
    *     truncated or corrupt, or not a feature file (its metadata invalid)
    */
-  static FeatureFileInfo read(Path path, BufferAllocator allocator) throws IOException {
+  public static FeatureFileInfo read(Path path, BufferAllocator allocator) throws IOException {
     if (!Files.exists(path)) {
       throw new NoSuchFileException(path.toString());
     }
@@ -181,7 +181,7 @@ record FeatureFileInfo(
   }
 
   /** Bytes of the features of one row. */
-  int rowBytes() {
+  public int rowBytes() {
     return schema.rowBytes();
   }
 }

@@ -1,4 +1,4 @@
-package org.lprff.cli;
+package org.lprff.cli.output;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -7,17 +7,17 @@ import java.util.Map;
  * A minimal JSON writer for {@code info --json}: objects keep insertion order; values are strings,
  * numbers, booleans, null, lists and nested maps. Numbers must be finite.
  */
-final class Json {
+public final class Json {
 
   private Json() {}
 
   /** A new insertion-ordered object. */
-  static Map<String, Object> object() {
+  public static Map<String, Object> object() {
     return new LinkedHashMap<>();
   }
 
   /** The JSON text of {@code value}, on one line. */
-  static String write(Object value) {
+  public static String write(Object value) {
     StringBuilder out = new StringBuilder();
     append(out, value);
     return out.toString();

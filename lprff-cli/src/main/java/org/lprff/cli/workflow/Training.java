@@ -1,4 +1,4 @@
-package org.lprff.cli;
+package org.lprff.cli.workflow;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -14,6 +14,9 @@ import org.lprff.arrow.LabelType;
 import org.lprff.arrow.MiniBatchSource.Order;
 import org.lprff.arrow.ModelFile;
 import org.lprff.arrow.input.Standardization;
+import org.lprff.cli.options.UsageException;
+import org.lprff.cli.output.Human;
+import org.lprff.cli.output.Json;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.metrics.TrainingMemory;
 import org.lprff.vector.stream.MiniBatch;
@@ -33,7 +36,7 @@ import org.lprff.vector.train.TrainingResult;
  * lprff demo}: checks that the files fit together and the labels fit the task, runs SGD on the
  * mapped files, and returns the result with what a model file and the JSON summary need.
  */
-final class Training {
+public final class Training {
 
   /** Default learning rate of regression: 1 (diamonds at m up to 4096: 2 overflows). */
   static final double DEFAULT_LR_REGRESSION = 1.0;
@@ -45,19 +48,19 @@ final class Training {
    * 16, 64, 256 gave 16.1%, 13.9%, 13.8%, 12.8%, 12.8% error at sigma 5.
    */
   static final double DEFAULT_LR_CLASSIFICATION = 64.0;
-  static final double DEFAULT_L2 = 1e-6;
+  public static final double DEFAULT_L2 = 1e-6;
 
   /** The solvers: mini-batch SGD, or the exact ridge minimizer. */
-  enum Solver {
+  public enum Solver {
     SGD("sgd"), CLOSED_FORM("closed-form");
 
-    final String cliName;
+    public final String cliName;
 
     Solver(String cliName) {
       this.cliName = cliName;
     }
 
-    static Solver parse(String name) {
+    public static Solver parse(String name) {
       for (Solver s : values()) {
         if (s.cliName.equalsIgnoreCase(name)) {
           return s;
@@ -73,11 +76,11 @@ final class Training {
    * @param classes the declared number of classes (>= 2), or null to take 1 + the largest
    *     training label
    */
-  record Options(
+  public record Options(
       boolean classification, int epochs, Double lr, int batch, List<Double> l2s,
       String schedule, long seed, Solver solver, Integer classes) {
 
-    Options {
+    public Options {
       l2s = List.copyOf(l2s);
       if (l2s.isEmpty()) {
         throw new UsageException("--l2 needs a value");
@@ -88,20 +91,20 @@ final class Training {
       }
     }
 
-    double learningRate() {
+    public double learningRate() {
       return lr != null ? lr : classification ? DEFAULT_LR_CLASSIFICATION : DEFAULT_LR_REGRESSION;
     }
   }
 
   /** A completed training. */
-  record Outcome(
+  public record Outcome(
       FeaturizerSpec spec, Standardization standardization, Task task, String taskName,
       int classes, long trainRows, long heldoutRows, Solver solver, String selectedOn, double l2,
       Map<Double, Double> l2Selection, TrainingResult result, Evaluation heldout, double seconds,
       TrainingMemory memory, Evaluation validation) {
 
     /** The one-line result the train and demo commands print. */
-    String summary() {
+    public String summary() {
       Outcome o = this;
       boolean solved = o.solver() == Training.Solver.CLOSED_FORM;
       String metric = o.task() == Task.REGRESSION
@@ -119,14 +122,14 @@ final class Training {
       if (solved) {
         return String.format(Locale.ROOT, "%s; solved in closed form (l2 %g%s), %s", metric, o.l2(),
             o.l2Selection().size() > 1 ? ", chosen on " + o.selectedOn() : "",
-            Format.seconds(o.seconds()));
+            Human.seconds(o.seconds()));
       }
       return String.format(Locale.ROOT, "%s; %d epochs, %d halvings, stopped: %s, %s",
           metric, o.result().epochs(), o.result().halvings(),
-          o.result().stopReason().name().toLowerCase(Locale.ROOT), Format.seconds(o.seconds()));
+          o.result().stopReason().name().toLowerCase(Locale.ROOT), Human.seconds(o.seconds()));
     }
 
-    ModelFile.Model model() {
+    public ModelFile.Model model() {
       Map<String, String> training = new LinkedHashMap<>();
       training.put("solver", solver.cliName);
       training.put("epochs", Integer.toString(result.epochs()));
@@ -142,7 +145,7 @@ final class Training {
           training);
     }
 
-    Map<String, Object> json() {
+    public Map<String, Object> json() {
       Map<String, Object> o = Json.object();
       o.put("task", taskName);
       o.put("classes", classes);
@@ -213,7 +216,7 @@ final class Training {
    * chosen l2), else {@code heldoutFile}, whose metrics are reported either way. An
    * IllegalArgumentException or IllegalStateException carries the message for users.
    */
-  static Outcome run(Path trainFile, Path validationFile, Path heldoutFile, Options options,
+  public static Outcome run(Path trainFile, Path validationFile, Path heldoutFile, Options options,
       PrintWriter progress) throws IOException {
     return run(trainFile, validationFile, validationFile, heldoutFile, options, progress);
   }
@@ -223,7 +226,7 @@ final class Training {
    * + {@code refitFile} (null: no refit), e.g. the validation rows at the training bits while
    * {@code validationFile} holds them at full precision, as prediction sees rows.
    */
-  static Outcome run(Path trainFile, Path validationFile, Path refitFile, Path heldoutFile,
+  public static Outcome run(Path trainFile, Path validationFile, Path refitFile, Path heldoutFile,
       Options options, PrintWriter progress) throws IOException {
     // SGD draws rows in a shuffled order; the closed form reads every row once, in file order.
     Order order = options.solver() == Solver.SGD ? Order.ROWS : Order.SEQUENTIAL;
@@ -354,8 +357,8 @@ final class Training {
     Choice best = new Choice(l2s.get(0), null, null);
     IllegalArgumentException failure = null;
     for (double lambda : l2s) {
-      println(progress, "closed form: Cholesky solve of the " + Format.count(sums.features())
-          + " x " + Format.count(sums.features()) + " system, l2 " + lambda);
+      println(progress, "closed form: Cholesky solve of the " + Human.count(sums.features())
+          + " x " + Human.count(sums.features()) + " system, l2 " + lambda);
       LinearModel model;
       try {
         model = sums.solve(lambda);
@@ -458,8 +461,8 @@ final class Training {
       if (done * 10 >= nextTenth[0] * rows) {
         nextTenth[0] = done * 10 / rows + 1;
         println(err, String.format(Locale.ROOT, "closed form: Z^T Z over %s of %s %s rows, %s",
-            Format.count(done), Format.count(rows), rowsName,
-            Format.seconds((System.nanoTime() - start) / 1e9)));
+            Human.count(done), Human.count(rows), rowsName,
+            Human.seconds((System.nanoTime() - start) / 1e9)));
       }
     };
   }

@@ -1,4 +1,4 @@
-package org.lprff.cli;
+package org.lprff.cli.output;
 
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -10,7 +10,7 @@ import org.lprff.arrow.ProgressListener;
  * second, and the percentage when the total is known. On a terminal each report overwrites the
  * previous one ({@code \r}); elsewhere (a log file, a test) each is a line.
  */
-final class Progress implements ProgressListener {
+public final class Progress implements ProgressListener {
 
   /** Half a second between reports. */
   static final long INTERVAL_NANOS = 500_000_000L;
@@ -29,7 +29,7 @@ final class Progress implements ProgressListener {
    * @param terminal whether {@code err} is a terminal (overwrite the line)
    * @param nanoTime the clock ({@link System#nanoTime} but in tests)
    */
-  Progress(PrintWriter err, String task, boolean terminal, LongSupplier nanoTime) {
+public   Progress(PrintWriter err, String task, boolean terminal, LongSupplier nanoTime) {
     this.err = err;
     this.task = task;
     this.terminal = terminal;
@@ -39,7 +39,7 @@ final class Progress implements ProgressListener {
   }
 
   /** A listener that reports nothing ({@code --quiet}). */
-  static Progress silent() {
+  public static Progress silent() {
     return new Progress(null, "", false, () -> 0L);
   }
 
@@ -54,14 +54,14 @@ final class Progress implements ProgressListener {
     }
     lastReport = now;
     double seconds = (now - start) / 1e9;
-    StringBuilder line = new StringBuilder(task).append(": ").append(Format.count(rows));
+    StringBuilder line = new StringBuilder(task).append(": ").append(Human.count(rows));
     if (totalRows > 0) {
-      line.append(" of ").append(Format.count(totalRows)).append(" rows (")
+      line.append(" of ").append(Human.count(totalRows)).append(" rows (")
           .append(String.format(Locale.ROOT, "%.0f%%", 100.0 * rows / totalRows)).append(')');
     } else {
       line.append(" rows");
     }
-    line.append(", ").append(Format.count(Math.round(rows / seconds))).append(" rows/s");
+    line.append(", ").append(Human.count(Math.round(rows / seconds))).append(" rows/s");
     if (terminal) {
       int width = line.length();
       line.append(" ".repeat(Math.max(0, lastWidth - width)));
@@ -74,7 +74,7 @@ final class Progress implements ProgressListener {
   }
 
   /** Clears an overwritten line, so what follows starts at the left margin. */
-  void finish() {
+  public void finish() {
     if (err != null && terminal && lastWidth > 0) {
       err.print("\r" + " ".repeat(lastWidth) + "\r");
       err.flush();
@@ -83,7 +83,7 @@ final class Progress implements ProgressListener {
   }
 
   /** True if standard error is a terminal, as far as the JVM can tell. */
-  static boolean stderrIsTerminal() {
+  public static boolean stderrIsTerminal() {
     // The launcher knows (test -t 2); the JVM itself only sees whether a console is attached.
     String told = System.getProperty("lprff.stderr.terminal");
     if (told != null) {

@@ -1,4 +1,4 @@
-package org.lprff.cli;
+package org.lprff.cli.options;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
  * of label it is. The defaults depend on the format and on the {@code --like} file, so they are
  * resolved here rather than declared.
  */
-final class InputOptions {
+public final class InputOptions {
 
   @Option(
       names = {"--input", "-i"},
@@ -26,7 +26,7 @@ final class InputOptions {
       paramLabel = "FILE",
       description = "The rows to featurize: CSV with a header, LIBSVM, IDX images (optionally"
           + " gzipped), or an Arrow IPC file or stream.")
-  Path input;
+  public Path input;
 
   @Option(
       names = "--format",
@@ -34,13 +34,13 @@ final class InputOptions {
       defaultValue = "auto",
       description = "auto (from the content, then the name), csv, libsvm, idx or arrow"
           + " (default ${DEFAULT-VALUE}).")
-  String format;
+  public String format;
 
   @Option(
       names = "--idx-labels",
       paramLabel = "FILE",
       description = "The IDX labels file that goes with IDX images.")
-  Path idxLabels;
+  public Path idxLabels;
 
   @Option(
       names = "--label-column",
@@ -48,7 +48,7 @@ final class InputOptions {
       description = "The label column of CSV and Arrow input: a name, a 0-based index, first,"
           + " last or none (default last; none when the --like file has no labels). For LIBSVM"
           + " and IDX only none applies (drop the labels).")
-  String labelColumn;
+  public String labelColumn;
 
   @Option(
       names = "--label-type",
@@ -58,7 +58,7 @@ final class InputOptions {
   String labelType;
 
   /** The input format, detected from the file when {@code --format auto}. */
-  Format format() throws IOException {
+  public Format format() throws IOException {
     for (Path path : new Path[] {input, idxLabels}) {
       if (path != null && !Files.exists(path)) {
         throw new NoSuchFileException(path.toString());
@@ -87,7 +87,7 @@ final class InputOptions {
    *
    * @param like the label type of the {@code --like} file, or null without one
    */
-  LabelColumn labelColumn(Format resolved, LabelType like) {
+  public LabelColumn labelColumn(Format resolved, LabelType like) {
     if (labelColumn != null) {
       LabelColumn parsed;
       try {
@@ -112,7 +112,7 @@ final class InputOptions {
   }
 
   /** Opens the input with {@code label} (ignored by LIBSVM and IDX) in batches of {@code rows}. */
-  RowSource open(Format resolved, LabelColumn label, int rows, BufferAllocator allocator)
+  public RowSource open(Format resolved, LabelColumn label, int rows, BufferAllocator allocator)
       throws IOException {
     RowSources.Options options = RowSources.Options.defaults()
         .withFormat(resolved)
@@ -129,7 +129,7 @@ final class InputOptions {
    * @param hasLabels whether the rows read carry labels that are kept
    * @param like the label type of the {@code --like} file, or null without one
    */
-  LabelType labelType(Format resolved, boolean hasLabels, LabelType like) {
+  public LabelType labelType(Format resolved, boolean hasLabels, LabelType like) {
     LabelType given = null;
     if (labelType != null) {
       given = switch (labelType.toLowerCase(Locale.ROOT)) {
@@ -160,7 +160,7 @@ final class InputOptions {
   }
 
   /** Whether the labels of a source are written: not with {@code --label-column none}. */
-  boolean keepLabels() {
+  public boolean keepLabels() {
     return labelColumn == null || !labelColumn.equals("none");
   }
 

@@ -1,4 +1,4 @@
-package org.lprff.cli;
+package org.lprff.cli.workflow;
 
 import java.io.IOException;
 import org.lprff.arrow.LabelType;
@@ -14,7 +14,7 @@ import org.lprff.arrow.input.Standardization;
  * when statistics are given, labels checked as class indices for {@link LabelType#CLASSES} and
  * dropped for {@link LabelType#NONE}. Row ids are the source's 0-based row numbers.
  */
-final class RowSourceBatches implements RawBatchSource {
+public final class RowSourceBatches implements RawBatchSource {
 
   private final RowSource source;
   private final Standardization standardization;
@@ -28,7 +28,7 @@ final class RowSourceBatches implements RawBatchSource {
    * @param labelType the label column written
    * @param name the input, for messages
    */
-  RowSourceBatches(
+public   RowSourceBatches(
       RowSource source, Standardization standardization, LabelType labelType, String name) {
     this.source = source;
     this.standardization = standardization;
@@ -63,7 +63,7 @@ final class RowSourceBatches implements RawBatchSource {
   }
 
   /** Rows handed out so far. */
-  long rows() {
+  public long rows() {
     return rows;
   }
 }

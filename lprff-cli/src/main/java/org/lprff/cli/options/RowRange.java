@@ -1,4 +1,4 @@
-package org.lprff.cli;
+package org.lprff.cli.options;
 
 import java.io.IOException;
 import java.util.List;
@@ -14,9 +14,9 @@ import org.lprff.arrow.input.RowSource;
  * @param from the first row taken, >= 0
  * @param to one past the last row taken, > from; {@link Long#MAX_VALUE} for "to the end"
  */
-record RowRange(long from, long to) {
+public record RowRange(long from, long to) {
 
-  RowRange {
+  public RowRange {
     if (from < 0 || to <= from) {
       throw new UsageException(
           "--rows " + from + ":" + to + ": expected 0 <= FROM < TO");
@@ -24,7 +24,7 @@ record RowRange(long from, long to) {
   }
 
   /** Parses {@code FROM:TO} or {@code FROM:} (to the end); a usage error names the text. */
-  static RowRange parse(String text) {
+  public static RowRange parse(String text) {
     int colon = text.indexOf(':');
     if (colon < 0) {
       throw new UsageException(
@@ -52,7 +52,7 @@ record RowRange(long from, long to) {
   }
 
   /** The rows selected from an input of {@code inputRows} rows (a known count). */
-  long rowsOf(long inputRows, String input) {
+  public long rowsOf(long inputRows, String input) {
     requireWithin(inputRows, input);
     return Math.min(to, inputRows) - from;
   }
@@ -67,7 +67,7 @@ record RowRange(long from, long to) {
   }
 
   /** {@code source}'s rows in this range, in batches of its batch size; see {@link Source}. */
-  RowSource select(RowSource source, String input) {
+  public RowSource select(RowSource source, String input) {
     return new Source(source, input);
   }
 

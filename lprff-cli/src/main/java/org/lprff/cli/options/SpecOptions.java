@@ -1,4 +1,4 @@
-package org.lprff.cli;
+package org.lprff.cli.options;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
  * {@code --like} an option given explicitly can be checked against the file's spec, and without it
  * the defaults apply.
  */
-final class SpecOptions {
+public final class SpecOptions {
 
   static final String DEFAULT_KERNEL = "gaussian";
   static final int DEFAULT_FEATURES = 1024;
@@ -26,31 +26,31 @@ final class SpecOptions {
       names = "--kernel",
       paramLabel = "NAME",
       description = "gaussian, laplacian or matern (default " + DEFAULT_KERNEL + ").")
-  String kernel;
+  public String kernel;
 
   @Option(
       names = "--sigma",
       paramLabel = "S",
       description = "Bandwidth of the gaussian and laplacian kernels; required unless --like.")
-  Double sigma;
+  public Double sigma;
 
   @Option(
       names = "--nu",
       paramLabel = "NU",
       description = "Smoothness of the matern kernel: 0.5, 1.5 or 2.5; required for matern.")
-  Double nu;
+  public Double nu;
 
   @Option(
       names = "--length-scale",
       paramLabel = "L",
       description = "Length scale of the matern kernel; required for matern.")
-  Double lengthScale;
+  public Double lengthScale;
 
   @Option(
       names = {"--features", "-m"},
       paramLabel = "M",
       description = "Number of random features m (default " + DEFAULT_FEATURES + ").")
-  Integer features;
+  public Integer features;
 
   @Option(
       names = {"--bits", "-b"},
@@ -58,27 +58,27 @@ final class SpecOptions {
       description = "Bits per feature: 1, 2, 4, 8, 16, or 32 for float32 features (default "
           + DEFAULT_BITS + "). With --like, 32 featurizes at full precision with the file's map"
           + " (for heldout and test rows: quantized test features add noise to predictions).")
-  Integer bits;
+  public Integer bits;
 
   @Option(
       names = "--projection",
       paramLabel = "NAME",
       description = "dense, circulant, fastfood or orthogonal (default " + DEFAULT_PROJECTION
           + "; the structured ones need the gaussian kernel).")
-  String projection;
+  public String projection;
 
   @Option(
       names = "--seed",
       paramLabel = "N",
       description = "Seed of every random parameter and rounding draw (default " + DEFAULT_SEED
           + ").")
-  Long seed;
+  public Long seed;
 
   @Option(
       names = "--quantizer",
       paramLabel = "NAME",
       description = "stochastic (unbiased, default) or nearest.")
-  String quantizer;
+  public String quantizer;
 
   /**
    * The spec these options give for input rows of {@code inputDim} values, defaults filled in.
@@ -86,7 +86,7 @@ final class SpecOptions {
    * @throws UsageException for a missing kernel parameter, one that does not apply to the kernel,
    *     or a value the spec refuses
    */
-  FeaturizerSpec build(int inputDim) {
+  public FeaturizerSpec build(int inputDim) {
     String kernelName = kernel == null ? DEFAULT_KERNEL : kernelName(kernel);
     KernelFunction function;
     try {
@@ -159,7 +159,7 @@ final class SpecOptions {
    * heldout and test rows are best featurized: quantized test features add ||w||^2 sigma^2 to
    * the expected squared error.
    */
-  FeaturizerSpec like(FeaturizerSpec like, String source) {
+  public FeaturizerSpec like(FeaturizerSpec like, String source) {
     requireAgreement(like, source);
     return bits != null && bits == 32 ? like.withBits(32) : like;
   }
@@ -241,7 +241,7 @@ final class SpecOptions {
     return name;
   }
 
-  static String projectionName(String text) {
+  public static String projectionName(String text) {
     String name = text.toLowerCase(Locale.ROOT);
     if (!Projections.NAMES.contains(name)) {
       throw new UsageException(

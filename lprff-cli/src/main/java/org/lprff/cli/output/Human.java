@@ -1,19 +1,19 @@
-package org.lprff.cli;
+package org.lprff.cli.output;
 
 import java.util.Locale;
 
 /** Number formats of the command's human-readable output (fixed, locale-independent). */
-final class Format {
+public final class Human {
 
-  private Format() {}
+  private Human() {}
 
   /** 53940 → "53,940". */
-  static String count(long n) {
+  public static String count(long n) {
     return String.format(Locale.ROOT, "%,d", n);
   }
 
   /** Bytes in decimal units: "912 B", "4.1 kB", "110.6 MB", "2.30 GB". */
-  static String bytes(long n) {
+  public static String bytes(long n) {
     if (n < 1000) {
       return n + " B";
     }
@@ -28,7 +28,7 @@ final class Format {
   }
 
   /** Seconds with 2 decimals below 100, else whole seconds. */
-  static String seconds(double s) {
+  public static String seconds(double s) {
     return String.format(Locale.ROOT, s < 100 ? "%.2f s" : "%.0f s", s);
   }
 }

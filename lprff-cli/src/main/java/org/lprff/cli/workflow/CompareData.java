@@ -1,4 +1,4 @@
-package org.lprff.cli;
+package org.lprff.cli.workflow;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -11,6 +11,8 @@ import org.lprff.arrow.input.RowBatch;
 import org.lprff.arrow.input.RowSource;
 import org.lprff.arrow.input.RowSources;
 import org.lprff.arrow.input.Standardization;
+import org.lprff.cli.options.InputOptions;
+import org.lprff.cli.options.UsageException;
 import org.lprff.vector.stream.RowSplit;
 
 /**
@@ -18,15 +20,15 @@ import org.lprff.vector.stream.RowSplit;
  * files, or one file split like the demo), labels transformed and checked, inputs standardized
  * with the training statistics exactly as {@code featurize --standardize} computes them.
  */
-final class CompareData {
+public final class CompareData {
 
   private CompareData() {}
 
   /** n rows of d floats, row-major, with one label each; {@code names} the feature columns. */
-  record Rows(float[] x, float[] y, int n, int d, List<String> names) {
+  public record Rows(float[] x, float[] y, int n, int d, List<String> names) {
 
     /** Rows {@code indices} of this set, in that order. */
-    Rows select(int[] indices) {
+    public Rows select(int[] indices) {
       float[] sx = new float[indices.length * d];
       float[] sy = new float[indices.length];
       for (int k = 0; k < indices.length; k++) {
@@ -37,7 +39,7 @@ final class CompareData {
     }
 
     /** The labels as class indices. */
-    int[] classes() {
+    public int[] classes() {
       int[] c = new int[n];
       for (int i = 0; i < n; i++) {
         c[i] = (int) y[i];
@@ -53,7 +55,7 @@ final class CompareData {
    *
    * @throws IllegalArgumentException if the file has no labels or no rows
    */
-  static Rows read(Path file, String format, String labelColumn, Path idxLabels,
+  public static Rows read(Path file, String format, String labelColumn, Path idxLabels,
       String idxLabelsOption, BufferAllocator allocator) throws IOException {
     // The featurize options, filled in here: the same formats, defaults and messages.
     InputOptions in = new InputOptions();
@@ -100,7 +102,7 @@ final class CompareData {
   }
 
   /** {train, heldout}: data row i is heldout iff mix64(seed + i) mod 5 == 0 (the demo's split). */
-  static Rows[] split(Rows all, long seed) {
+  public static Rows[] split(Rows all, long seed) {
     int held = 0;
     for (int i = 0; i < all.n(); i++) {
       if (RowSplit.heldout(seed, i)) {
@@ -125,7 +127,7 @@ final class CompareData {
   }
 
   /** y := ln(y) in place; every label must be > 0 (the message names set, row and value). */
-  static void logLabels(Rows rows, String set) {
+  public static void logLabels(Rows rows, String set) {
     float[] y = rows.y();
     for (int i = 0; i < rows.n(); i++) {
       if (!(y[i] > 0) || Float.isInfinite(y[i])) {
@@ -140,7 +142,7 @@ final class CompareData {
    * Checks that the labels are class indices and returns the number of classes they imply
    * (largest + 1).
    */
-  static int classes(Rows rows, String set) {
+  public static int classes(Rows rows, String set) {
     try {
       return org.lprff.arrow.input.Labels.requireClassIndices(rows.y(), rows.n(), 0);
     } catch (IllegalArgumentException e) {
@@ -153,7 +155,7 @@ final class CompareData {
    * Fits the standardization on {@code train} (mean and sample standard deviation, as {@code
    * featurize --standardize}) and applies it to both sets in place.
    */
-  static Standardization standardize(Rows train, Rows heldout) {
+  public static Standardization standardize(Rows train, Rows heldout) {
     Standardization.Accumulator statistics = new Standardization.Accumulator(train.d());
     statistics.add(batch(train));
     Standardization s = statistics.finish(train.names());
