@@ -2,8 +2,8 @@ package org.lprff.vector.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lprff.vector.testing.Messages.assertMessage;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -227,9 +227,4 @@ public class PackedFeaturesTest extends ProviderTestBase {
     assertMessage("src is null", () -> PackedFeatures.unpackCodes((byte[]) null, 0, 8, 2, codes, 0));
   }
 
-  public static void assertMessage(String expected, org.junit.jupiter.api.function.Executable call) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
-    assertTrue(e.getMessage().contains(expected), () -> "message '" + e.getMessage()
-        + "' does not contain '" + expected + "'");
-  }
 }

@@ -3,8 +3,8 @@ package org.lprff.vector.codec;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lprff.vector.testing.Messages.assertMessage;
 
 import java.lang.foreign.MemorySegment;
 import java.math.BigDecimal;
@@ -188,8 +188,4 @@ class SharedThresholdQuantizerTest {
     assertMessage("count is -1", () -> q.codes(v, 0, -1, 0, new int[16], 0));
   }
 
-  private static void assertMessage(String part, org.junit.jupiter.api.function.Executable call) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
-    assertTrue(e.getMessage().contains(part), e.getMessage());
-  }
 }

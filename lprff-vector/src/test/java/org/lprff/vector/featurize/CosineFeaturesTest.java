@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lprff.vector.testing.Messages.assertExactMessage;
 
 import java.util.Arrays;
 import java.util.List;
@@ -445,26 +446,26 @@ class CosineFeaturesTest extends ProviderTestBase {
   @Test
   void facadeRejectsBadRangesNamingThem() {
     float[] x = new float[10];
-    assertMessage(
+    assertExactMessage(
         "n = -1, expected n >= 0",
         () -> CosineFeatures.map(x, 0, x, 0, 1f, new float[10], 0, -1));
-    assertMessage(
+    assertExactMessage(
         "t range [-1, 4) does not fit its length 10",
         () -> CosineFeatures.map(x, -1, new float[10], 0, 1f, new float[10], 0, 5));
-    assertMessage(
+    assertExactMessage(
         "a range [6, 11) does not fit its length 10",
         () -> CosineFeatures.map(x, 0, new float[10], 6, 1f, new float[10], 0, 5));
-    assertMessage(
+    assertExactMessage(
         "out range [8, 13) does not fit its length 12",
         () -> CosineFeatures.map(x, 0, new float[10], 0, 1f, new float[12], 8, 5));
-    assertMessage(
+    assertExactMessage(
         "t range [2147483647, 2147483652) does not fit its length 10",
         () -> CosineFeatures.map(x, Integer.MAX_VALUE, x, 0, 1f, new float[10], 0, 5));
-    assertMessage(
+    assertExactMessage(
         "out range [2, 7) overlaps t range [0, 5) of the same array;"
             + " only the same offset (in place) is allowed",
         () -> CosineFeatures.map(x, 0, new float[10], 0, 1f, x, 2, 5));
-    assertMessage(
+    assertExactMessage(
         "out range [0, 5) overlaps a range [4, 9) of the same array;"
             + " only the same offset (in place) is allowed",
         () -> CosineFeatures.map(new float[10], 0, x, 4, 1f, x, 0, 5));
@@ -477,7 +478,7 @@ class CosineFeaturesTest extends ProviderTestBase {
   void facadeRejectsNonFiniteScale() {
     float[] x = new float[3];
     for (float s : NON_FINITE) {
-      assertMessage(
+      assertExactMessage(
           "s = " + s + ", expected a finite scale",
           () -> CosineFeatures.map(x, x, s, new float[3]));
     }
@@ -496,8 +497,4 @@ class CosineFeaturesTest extends ProviderTestBase {
     assertEquals(expected, assertThrows(NullPointerException.class, call::run).getMessage());
   }
 
-  private static void assertMessage(String expected, Runnable call) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call::run);
-    assertEquals(expected, e.getMessage());
-  }
 }

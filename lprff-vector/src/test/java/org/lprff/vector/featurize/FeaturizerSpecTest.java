@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lprff.vector.testing.Messages.assertMessage;
 
 import java.util.HashMap;
 import java.util.List;
@@ -189,9 +190,4 @@ class FeaturizerSpecTest {
     }
   }
 
-  private static void assertMessage(String expected, org.junit.jupiter.api.function.Executable call) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
-    assertTrue(e.getMessage().contains(expected), "message '" + e.getMessage() + "' lacks '"
-        + expected + "'");
-  }
 }

@@ -3,8 +3,8 @@ package org.lprff.vector.featurize;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lprff.vector.testing.Messages.assertMessage;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -20,7 +20,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 import org.lprff.vector.codec.PackedFeatures;
 import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.codec.StochasticRounding;
@@ -335,11 +334,6 @@ class FeaturizerTest {
         () -> f.featurizeParallel(huge, 200, 0, new byte[200 * 50], 0, 0));
   }
 
-  private static void assertMessage(String expected, Executable call) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
-    assertTrue(e.getMessage().contains(expected),
-        "message '" + e.getMessage() + "' lacks '" + expected + "'");
-  }
 
   // ---- real data: kernel approximation on diamonds
 

@@ -3,8 +3,8 @@ package org.lprff.vector.kernel;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lprff.vector.testing.Messages.assertMessage;
 
 import java.util.Arrays;
 import java.util.List;
@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.DoubleUnaryOperator;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 import org.lprff.vector.random.RandomParameters;
 import org.lprff.vector.testing.Distributions;
 
@@ -335,12 +334,6 @@ class KernelFunctionTest {
 
   // ---- errors
 
-  private static void assertMessage(Executable call, String... parts) {
-    var e = assertThrows(IllegalArgumentException.class, call);
-    for (String part : parts) {
-      assertTrue(e.getMessage().contains(part), "'" + e.getMessage() + "' lacks '" + part + "'");
-    }
-  }
 
   @Test
   void errorPathsNameTheValues() {

@@ -3,7 +3,7 @@ package org.lprff.vector.metrics;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.lprff.vector.metrics.KernelMatrixTest.assertMessage;
+import static org.lprff.vector.testing.Messages.assertMessage;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -2,8 +2,7 @@ package org.lprff.vector.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lprff.vector.testing.Messages.assertMessage;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -216,10 +215,4 @@ class KernelMatrixTest {
         () -> KernelMatrix.gram(new byte[79], 2, spec, null));
   }
 
-  static void assertMessage(String expected, Runnable call) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call::run);
-    assertTrue(
-        e.getMessage().contains(expected),
-        "message '" + e.getMessage() + "' should contain '" + expected + "'");
-  }
 }

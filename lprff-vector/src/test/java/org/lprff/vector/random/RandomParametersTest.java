@@ -3,13 +3,12 @@ package org.lprff.vector.random;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lprff.vector.testing.Messages.assertMessage;
 
 import java.util.Arrays;
 import java.util.function.DoubleUnaryOperator;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 import org.lprff.vector.testing.ChiSquare;
 import org.lprff.vector.testing.Distributions;
 
@@ -321,12 +320,6 @@ class RandomParametersTest {
 
   // ---- errors
 
-  private static void assertMessage(Executable call, String... parts) {
-    var e = assertThrows(IllegalArgumentException.class, call);
-    for (String part : parts) {
-      assertTrue(e.getMessage().contains(part), "'" + e.getMessage() + "' lacks '" + part + "'");
-    }
-  }
 
   @Test
   void errorPathsNameTheValues() {

@@ -3,15 +3,14 @@ package org.lprff.vector.train;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lprff.vector.testing.Messages.assertExactMessage;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.stream.FeatureRows;
@@ -259,40 +258,36 @@ class SgdTrainerTest {
     assertEquals(seen.get(3).heldoutLoss(), result.bestHeldoutLoss());
   }
 
-  private static void assertMessage(String expected, Executable call) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
-    assertEquals(expected, e.getMessage());
-  }
 
   @Test
   void refusesBadArgumentsNamingTheValue() {
     SgdTrainer.Builder builder = SgdTrainer.builder(Task.REGRESSION, M);
-    assertMessage("batchSize is 0, expected >= 1", () -> builder.batchSize(0));
-    assertMessage("l2 (lambda) is -1.0, expected a finite value >= 0", () -> builder.l2(-1));
-    assertMessage("l2 (lambda) is NaN, expected a finite value >= 0", () -> builder.l2(Double.NaN));
-    assertMessage(
+    assertExactMessage("batchSize is 0, expected >= 1", () -> builder.batchSize(0));
+    assertExactMessage("l2 (lambda) is -1.0, expected a finite value >= 0", () -> builder.l2(-1));
+    assertExactMessage("l2 (lambda) is NaN, expected a finite value >= 0", () -> builder.l2(Double.NaN));
+    assertExactMessage(
         "learning rate is 0.0, expected a finite value > 0", () -> Schedule.fixed(3, 0));
-    assertMessage(
+    assertExactMessage(
         "learning rate is -0.1, expected a finite value > 0", () -> Schedule.decaying(3, -0.1, 1));
-    assertMessage(
+    assertExactMessage(
         "learning rate is NaN, expected a finite value > 0",
         () -> Schedule.earlyStopping(3, Double.NaN));
-    assertMessage("epochs is 0, expected >= 1", () -> Schedule.fixed(0, 1));
-    assertMessage("decay is -1.0, expected a finite value >= 0", () -> Schedule.decaying(3, 1, -1));
-    assertMessage(
+    assertExactMessage("epochs is 0, expected >= 1", () -> Schedule.fixed(0, 1));
+    assertExactMessage("decay is -1.0, expected a finite value >= 0", () -> Schedule.decaying(3, 1, -1));
+    assertExactMessage(
         "no schedule: call schedule(Schedule.fixed(...)), decaying(...) or earlyStopping(...)",
         builder::build);
-    assertMessage("features is 0, expected >= 1", () -> SgdTrainer.builder(Task.BINARY, 0));
+    assertExactMessage("features is 0, expected >= 1", () -> SgdTrainer.builder(Task.BINARY, 0));
 
     FeatureRows z = features(4);
     SgdTrainer early =
         SgdTrainer.builder(Task.REGRESSION, M).schedule(Schedule.earlyStopping(3, 1)).build();
-    assertMessage(
+    assertExactMessage(
         "early stopping needs a heldout source, got null",
         () -> early.train(InMemoryBatches.of(z, T), null));
     SgdTrainer wide =
         SgdTrainer.builder(Task.REGRESSION, 2 * M).schedule(Schedule.fixed(1, 1)).build();
-    assertMessage(
+    assertExactMessage(
         "train source has 64 features, the model has 128",
         () -> wide.train(InMemoryBatches.of(z, T), null));
 
@@ -300,18 +295,18 @@ class SgdTrainerTest {
     sectors[7] = 5;
     SgdTrainer multi =
         SgdTrainer.builder(Task.multiclass(3), M).schedule(Schedule.fixed(1, 1)).build();
-    assertMessage(
+    assertExactMessage(
         "epoch 0 (0-based), step 0: classes[7] (row id 7) is 5, expected a class in [0, 3)",
         () -> multi.train(InMemoryBatches.of(z, sectors).ordered(), null));
     int[] binary = new int[N];
     binary[260] = -1;
     SgdTrainer logistic =
         SgdTrainer.builder(Task.BINARY, M).schedule(Schedule.fixed(1, 1)).build();
-    assertMessage(
+    assertExactMessage(
         "epoch 0 (0-based), step 1: classes[10] (row id 260) is -1, expected 0 or 1 for binary"
             + " classification",
         () -> logistic.train(InMemoryBatches.of(z, binary).ordered(), null));
-    assertMessage(
+    assertExactMessage(
         "epoch 0 (0-based), step 0: logistic loss needs int class labels, but classes is null",
         () -> logistic.train(InMemoryBatches.of(z, T), null));
   }
@@ -329,10 +324,10 @@ class SgdTrainerTest {
     float[] viaPacked = new float[N];
     model.predict(((FeatureRows.Packed) z).packed(), viaPacked);
     assertTrue(Arrays.equals(viaRows, viaPacked));
-    assertMessage(
+    assertExactMessage(
         "wT has length 3, expected c * m = 1 * 2 = 2",
         () -> LinearModel.of(2, 1, new float[3], new float[1]));
-    assertMessage(
+    assertExactMessage(
         "wT[1] is NaN, expected finite",
         () -> LinearModel.of(2, 1, new float[] {0, Float.NaN}, new float[1]));
     WorkingModel w = model.toWorking();

@@ -2,13 +2,12 @@ package org.lprff.vector.transform;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lprff.vector.testing.Messages.assertMessage;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.lprff.vector.simd.panama.VectorShape;
@@ -328,11 +327,11 @@ class FwhtTest extends ProviderTestBase {
   @Test
   void interleavedRejectsBadArguments() {
     float[] x = new float[64];
-    assertMessageNames(() -> Fwht.transformInterleaved(x, 0, 8, 0), "width = 0");
-    assertMessageNames(() -> Fwht.transformInterleaved(x, 0, 12, 2), "n = 12");
-    assertMessageNames(() -> Fwht.transformInterleaved(x, 1, 8, 8), "width = 8");
-    assertMessageNames(() -> Fwht.transformInterleavedNormalized(x, 0, 16, 8), "[0, 128)");
-    assertMessageNames(() -> Fwht.transformInterleaved(null, 0, 2, 1), "null");
+    assertMessage(() -> Fwht.transformInterleaved(x, 0, 8, 0), "width = 0");
+    assertMessage(() -> Fwht.transformInterleaved(x, 0, 12, 2), "n = 12");
+    assertMessage(() -> Fwht.transformInterleaved(x, 1, 8, 8), "width = 8");
+    assertMessage(() -> Fwht.transformInterleavedNormalized(x, 0, 16, 8), "[0, 128)");
+    assertMessage(() -> Fwht.transformInterleaved(null, 0, 2, 1), "null");
   }
 
   @Test
@@ -375,13 +374,13 @@ class FwhtTest extends ProviderTestBase {
   @ValueSource(ints = {0, 1, 3, 12, -4, Integer.MIN_VALUE})
   void rejectsLengthsThatAreNotPowersOfTwoAtLeastTwo(int n) {
     float[] big = new float[64];
-    assertMessageNames(() -> Fwht.transform(big, 0, n), "n = " + n);
-    assertMessageNames(() -> Fwht.transformNormalized(big, 0, n), "n = " + n);
-    assertMessageNames(() -> Fwht.transformRows(big, 0, n, 1), "n = " + n);
-    assertMessageNames(() -> Fwht.transformRowsNormalized(big, 0, n, 1), "n = " + n);
+    assertMessage(() -> Fwht.transform(big, 0, n), "n = " + n);
+    assertMessage(() -> Fwht.transformNormalized(big, 0, n), "n = " + n);
+    assertMessage(() -> Fwht.transformRows(big, 0, n, 1), "n = " + n);
+    assertMessage(() -> Fwht.transformRowsNormalized(big, 0, n, 1), "n = " + n);
     if (n >= 0) {
-      assertMessageNames(() -> Fwht.transform(new float[n]), "length " + n);
-      assertMessageNames(() -> Fwht.transformNormalized(new float[n]), "length " + n);
+      assertMessage(() -> Fwht.transform(new float[n]), "length " + n);
+      assertMessage(() -> Fwht.transformNormalized(new float[n]), "length " + n);
     }
   }
 
@@ -394,8 +393,8 @@ class FwhtTest extends ProviderTestBase {
         Fwht.transform(x); // accepted; zeros stay zeros
         assertArrayEquals(new float[n], x);
       } else {
-        assertMessageNames(() -> Fwht.transform(x), "length " + n);
-        assertMessageNames(() -> Fwht.transform(new float[n + 8], 0, n), "n = " + n);
+        assertMessage(() -> Fwht.transform(x), "length " + n);
+        assertMessage(() -> Fwht.transform(new float[n + 8], 0, n), "n = " + n);
       }
     }
   }
@@ -403,30 +402,24 @@ class FwhtTest extends ProviderTestBase {
   @Test
   void rejectsWindowsOutsideTheArray() {
     float[] x = new float[20];
-    assertMessageNames(() -> Fwht.transform(x, -1, 8), "offset = -1");
-    assertMessageNames(() -> Fwht.transform(x, 13, 8), "offset = 13");
-    assertMessageNames(() -> Fwht.transform(x, 13, 8), "length 20");
-    assertMessageNames(() -> Fwht.transform(x, 0, 32), "length 20");
-    assertMessageNames(() -> Fwht.transformNormalized(x, 21, 2), "offset = 21");
-    assertMessageNames(() -> Fwht.transformRows(x, 4, 8, 3), "rowCount = 3");
-    assertMessageNames(() -> Fwht.transformRows(x, 0, 4, 6), "[0, 24)");
-    assertMessageNames(() -> Fwht.transformRows(x, 0, 4, -1), "rowCount = -1");
-    assertMessageNames(() -> Fwht.transformRowsNormalized(x, 0, 4, -2), "rowCount = -2");
+    assertMessage(() -> Fwht.transform(x, -1, 8), "offset = -1");
+    assertMessage(() -> Fwht.transform(x, 13, 8), "offset = 13");
+    assertMessage(() -> Fwht.transform(x, 13, 8), "length 20");
+    assertMessage(() -> Fwht.transform(x, 0, 32), "length 20");
+    assertMessage(() -> Fwht.transformNormalized(x, 21, 2), "offset = 21");
+    assertMessage(() -> Fwht.transformRows(x, 4, 8, 3), "rowCount = 3");
+    assertMessage(() -> Fwht.transformRows(x, 0, 4, 6), "[0, 24)");
+    assertMessage(() -> Fwht.transformRows(x, 0, 4, -1), "rowCount = -1");
+    assertMessage(() -> Fwht.transformRowsNormalized(x, 0, 4, -2), "rowCount = -2");
     // n * rowCount overflows int: must be rejected, not wrapped around.
-    assertMessageNames(
+    assertMessage(
         () -> Fwht.transformRows(x, 0, 1 << 30, 1 << 20), "rowCount = " + (1 << 20));
-    assertMessageNames(() -> Fwht.transform(null), "null");
-    assertMessageNames(() -> Fwht.transform(null, 0, 2), "null");
+    assertMessage(() -> Fwht.transform(null), "null");
+    assertMessage(() -> Fwht.transform(null, 0, 2), "null");
   }
 
   // ---------------------------------------------------------------- helpers
 
-  private static void assertMessageNames(Executable call, String fragment) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
-    assertTrue(
-        e.getMessage().contains(fragment),
-        () -> "'" + e.getMessage() + "' lacks '" + fragment + "'");
-  }
 
   private static float[] randomFloats(SplittableRandom random, int n) {
     float[] x = new float[n];
