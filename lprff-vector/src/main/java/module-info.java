@@ -1,0 +1,25 @@
+/**
+ * LP-RFF compute: kernels, projections, quantization, the fused featurizer, training and kernel
+ * metrics, on {@code java.lang.foreign} segments, with no Arrow. The compute bodies ({@code
+ * org.lprff.vector.simd.spi}, {@code .scalar}, {@code .panama}) are internal: every use goes
+ * through the facades of the exported layers, which take their bodies from {@code
+ * org.lprff.vector.simd.VectorizationProvider}.
+ */
+module org.lprff.vector {
+  requires jdk.incubator.vector;
+  requires ejml.core;
+  requires ejml.ddense;
+
+  exports org.lprff.vector.layout;
+  exports org.lprff.vector.simd;
+  exports org.lprff.vector.random;
+  exports org.lprff.vector.transform;
+  exports org.lprff.vector.kernel;
+  exports org.lprff.vector.codec;
+  exports org.lprff.vector.projection;
+  exports org.lprff.vector.products;
+  exports org.lprff.vector.featurize;
+  exports org.lprff.vector.stream;
+  exports org.lprff.vector.train;
+  exports org.lprff.vector.metrics;
+}
