@@ -8,7 +8,7 @@ public final class UsageException extends IllegalArgumentException {
 
   private static final long serialVersionUID = 1L;
 
-public   UsageException(String message) {
+  public UsageException(String message) {
     super(message);
   }
 }

@@ -29,7 +29,7 @@ public final class Progress implements ProgressListener {
    * @param terminal whether {@code err} is a terminal (overwrite the line)
    * @param nanoTime the clock ({@link System#nanoTime} but in tests)
    */
-public   Progress(PrintWriter err, String task, boolean terminal, LongSupplier nanoTime) {
+  public Progress(PrintWriter err, String task, boolean terminal, LongSupplier nanoTime) {
     this.err = err;
     this.task = task;
     this.terminal = terminal;

@@ -28,7 +28,7 @@ public final class RowSourceBatches implements RawBatchSource {
    * @param labelType the label column written
    * @param name the input, for messages
    */
-public   RowSourceBatches(
+  public RowSourceBatches(
       RowSource source, Standardization standardization, LabelType labelType, String name) {
     this.source = source;
     this.standardization = standardization;
