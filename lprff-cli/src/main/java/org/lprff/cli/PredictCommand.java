@@ -128,7 +128,7 @@ final class PredictCommand implements Callable<Integer> {
           }
         }
       }
-      AtomicWrite.moveOnto(temp.path(), temp.target());
+      temp.commit();
     } catch (IOException | RuntimeException | Error e) {
       temp.abort();
       throw e;

@@ -105,28 +105,27 @@ public final class Training {
 
     /** The one-line result the train and demo commands print. */
     public String summary() {
-      Outcome o = this;
-      boolean solved = o.solver() == Training.Solver.CLOSED_FORM;
-      String metric = o.task() == Task.REGRESSION
-          ? String.format(Locale.ROOT, "heldout MSE %.6g", o.heldout().metric())
+      boolean solved = solver() == Solver.CLOSED_FORM;
+      String metric = task() == Task.REGRESSION
+          ? String.format(Locale.ROOT, "heldout MSE %.6g", heldout().metric())
           : solved // least-squares scores are not probabilities: no log-loss
-              ? String.format(Locale.ROOT, "heldout error rate %.4f", o.heldout().metric())
+              ? String.format(Locale.ROOT, "heldout error rate %.4f", heldout().metric())
               : String.format(Locale.ROOT, "heldout error rate %.4f, log-loss %.6g",
-                  o.heldout().metric(), o.heldout().meanLoss());
-      if (o.validation() != null) {
-        metric = (o.task() == Task.REGRESSION
-            ? String.format(Locale.ROOT, "validation MSE %.6g", o.validation().metric())
-            : String.format(Locale.ROOT, "validation error rate %.4f", o.validation().metric()))
+                  heldout().metric(), heldout().meanLoss());
+      if (validation() != null) {
+        metric = (task() == Task.REGRESSION
+            ? String.format(Locale.ROOT, "validation MSE %.6g", validation().metric())
+            : String.format(Locale.ROOT, "validation error rate %.4f", validation().metric()))
             + (solved ? " (chose l2); " : " (early stopping); ") + metric;
       }
       if (solved) {
-        return String.format(Locale.ROOT, "%s; solved in closed form (l2 %g%s), %s", metric, o.l2(),
-            o.l2Selection().size() > 1 ? ", chosen on " + o.selectedOn() : "",
-            Human.seconds(o.seconds()));
+        return String.format(Locale.ROOT, "%s; solved in closed form (l2 %g%s), %s", metric, l2(),
+            l2Selection().size() > 1 ? ", chosen on " + selectedOn() : "",
+            Human.seconds(seconds()));
       }
       return String.format(Locale.ROOT, "%s; %d epochs, %d halvings, stopped: %s, %s",
-          metric, o.result().epochs(), o.result().halvings(),
-          o.result().stopReason().name().toLowerCase(Locale.ROOT), Human.seconds(o.seconds()));
+          metric, result().epochs(), result().halvings(),
+          result().stopReason().name().toLowerCase(Locale.ROOT), Human.seconds(seconds()));
     }
 
     public ModelFile.Model model() {

@@ -96,7 +96,7 @@ public record FeaturizerSpec(
               + kernel.name() + "; structured projections support only the gaussian kernel"
               + " (use projection 'dense' for laplacian or matern)");
     }
-    long bytes = bits == 32 ? 4L * features : PackedLayout.rowBytes(features, bits);
+    long bytes = PackedLayout.rowBytes(features, bits);
     if (bytes > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
           features + " features at " + bits + " bits need " + bytes + " bytes per row, more than"
@@ -116,7 +116,7 @@ public record FeaturizerSpec(
 
   /** Bytes of one output row: ceil(m b / 8) for b < 32, 4 m for b = 32. */
   public int rowBytes() {
-    return (int) (bits == 32 ? 4L * features : PackedLayout.rowBytes(features, bits));
+    return (int) PackedLayout.rowBytes(features, bits);
   }
 
   /** The quantization grid for b < 32: lo = -sqrt(2/m), step = 2 sqrt(2/m) / (2^b - 1). */

@@ -1,7 +1,6 @@
 package org.lprff.vector.metrics;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.concurrent.Executor;
 import org.ejml.data.DMatrixRMaj;
 import org.lprff.vector.codec.PackedFeatures;
@@ -225,7 +224,6 @@ public final class KernelMatrix {
               + need + " for float32 features");
     }
     MemorySegment segment = MemorySegment.ofArray(rows);
-    ValueLayout.OfFloat le = LittleEndian.FLOAT;
     return accumulate(
         n,
         m,
@@ -234,7 +232,7 @@ public final class KernelMatrix {
           for (int i = 0; i < n; i++) {
             long src = 4L * ((long) i * m + f0);
             for (int f = 0; f < count; f++) {
-              float v = segment.get(le, src + 4L * f);
+              float v = segment.get(LittleEndian.FLOAT, src + 4L * f);
               if (!Float.isFinite(v)) {
                 throw new IllegalArgumentException(
                     "feature " + (f0 + f) + " of row " + i + " is " + v + ", expected finite");

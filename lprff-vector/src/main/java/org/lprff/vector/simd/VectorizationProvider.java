@@ -123,8 +123,7 @@ public final class VectorizationProvider {
   }
 
   static VectorizationProvider lookup(String forced) {
-    Implementation choice = choose(forced);
-    return choice == Implementation.VECTOR ? vector() : scalar();
+    return new VectorizationProvider(choose(forced));
   }
 
   /** The implementation for a value of {@value #PROPERTY} (null or blank: the criterion). */
@@ -202,15 +201,15 @@ public final class VectorizationProvider {
    * lanes)}.
    */
   public String describe() {
+    if (implementation == Implementation.SCALAR) {
+      return "scalar (every body)";
+    }
     Map<String, StringBuilder> byShape = new LinkedHashMap<>();
     bodies().forEach((name, shape) -> {
       StringBuilder names = byShape.computeIfAbsent(shape, s -> new StringBuilder());
       names.append(names.isEmpty() ? "" : ", ").append(name);
     });
-    StringBuilder line = new StringBuilder(implementation.name().toLowerCase(Locale.ROOT));
-    if (implementation == Implementation.SCALAR) {
-      return line.append(" (every body)").toString();
-    }
+    StringBuilder line = new StringBuilder("vector");
     String separator = ": ";
     for (Map.Entry<String, StringBuilder> group : byShape.entrySet()) {
       line.append(separator).append(group.getValue()).append(" (").append(group.getKey()).append(')');
