@@ -164,7 +164,7 @@ class FeatureFileTest extends ArrowTestBase {
       Path file = variant("truncated-" + length + ".arrow", Arrays.copyOf(goodBytes, length));
       assertRefused(file);
       IOException mapped = assertThrows(IOException.class,
-          () -> MiniBatchSource.mapped(file, 8, MiniBatchSource.Order.ROWS, 1).close());
+          () -> FeatureFileBatches.mapped(file, FeatureFileBatches.Order.ROWS, false).close());
       assertTrue(mapped.getMessage().contains(file.toString()), mapped.getMessage());
     }
   }
@@ -267,7 +267,7 @@ class FeatureFileTest extends ArrowTestBase {
     IOException reader = assertRefused(file);
     assertTrue(reader.getMessage().contains("column label has 1 nulls"), reader.getMessage());
     IOException mapped = assertThrows(IOException.class,
-        () -> MiniBatchSource.mapped(file, 2, MiniBatchSource.Order.SEQUENTIAL, 0).close());
+        () -> FeatureFileBatches.mapped(file, FeatureFileBatches.Order.SEQUENTIAL, false).close());
     assertTrue(mapped.getMessage().contains("column label has 2 values and 1 nulls"), mapped.getMessage());
   }
 

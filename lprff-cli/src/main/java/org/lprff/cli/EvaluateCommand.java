@@ -6,9 +6,9 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.lprff.arrow.ArrowBatches;
+import org.lprff.arrow.FeatureFileBatches;
 import org.lprff.arrow.LabelType;
-import org.lprff.arrow.MiniBatchSource.Order;
+import org.lprff.arrow.FeatureFileBatches.Order;
 import org.lprff.arrow.ModelFile;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Json;
@@ -56,7 +56,7 @@ final class EvaluateCommand implements Callable<Integer> {
     boolean classification = task != Task.REGRESSION;
     Evaluation e;
     FeaturizerSpec fileSpec;
-    try (ArrowBatches source = ArrowBatches.open(data, Order.SEQUENTIAL, classification)) {
+    try (FeatureFileBatches source = FeatureFileBatches.mapped(data, Order.SEQUENTIAL, classification)) {
       fileSpec = source.spec();
       try {
         source.schema().requireCompatible(m.spec().withBits(fileSpec.bits()));

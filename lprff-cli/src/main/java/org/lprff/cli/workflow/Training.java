@@ -9,9 +9,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.LongConsumer;
-import org.lprff.arrow.ArrowBatches;
+import org.lprff.arrow.FeatureFileBatches;
 import org.lprff.arrow.LabelType;
-import org.lprff.arrow.MiniBatchSource.Order;
+import org.lprff.arrow.FeatureFileBatches.Order;
 import org.lprff.arrow.ModelFile;
 import org.lprff.arrow.input.Standardization;
 import org.lprff.cli.options.UsageException;
@@ -230,12 +230,12 @@ public final class Training {
     // SGD draws rows in a shuffled order; the closed form reads every row once, in file order.
     Order order = options.solver() == Solver.SGD ? Order.ROWS : Order.SEQUENTIAL;
     boolean classification = options.classification();
-    try (ArrowBatches train = ArrowBatches.open(trainFile, order, classification);
-        ArrowBatches heldout = ArrowBatches.open(heldoutFile, Order.SEQUENTIAL, classification);
-        ArrowBatches validation = validationFile == null ? null
-            : ArrowBatches.open(validationFile, Order.SEQUENTIAL, classification);
-        ArrowBatches refit = refitFile == null || options.solver() == Solver.SGD ? null
-            : ArrowBatches.open(refitFile, Order.SEQUENTIAL, classification)) {
+    try (FeatureFileBatches train = FeatureFileBatches.mapped(trainFile, order, classification);
+        FeatureFileBatches heldout = FeatureFileBatches.mapped(heldoutFile, Order.SEQUENTIAL, classification);
+        FeatureFileBatches validation = validationFile == null ? null
+            : FeatureFileBatches.mapped(validationFile, Order.SEQUENTIAL, classification);
+        FeatureFileBatches refit = refitFile == null || options.solver() == Solver.SGD ? null
+            : FeatureFileBatches.mapped(refitFile, Order.SEQUENTIAL, classification)) {
       FeaturizerSpec spec = train.spec();
       checkLabels(trainFile, train.labelType(), classification);
       requireLike(heldout, heldoutFile, "heldout", spec, trainFile, classification);
@@ -250,7 +250,7 @@ public final class Training {
       String taskName = "regression";
       if (classification) {
         int trainClasses;
-        try (ArrowBatches scan = ArrowBatches.open(trainFile, Order.SEQUENTIAL, true)) {
+        try (FeatureFileBatches scan = FeatureFileBatches.mapped(trainFile, Order.SEQUENTIAL, true)) {
           trainClasses = maxClass(scan, trainFile) + 1;
         }
         int heldoutClasses = maxClass(heldout, heldoutFile) + 1;
@@ -269,7 +269,7 @@ public final class Training {
         task = classes == 2 ? Task.BINARY : Task.multiclass(classes);
         taskName = classes == 2 ? "binary" : "classification";
       }
-      ArrowBatches stopping = validation != null ? validation : heldout;
+      FeatureFileBatches stopping = validation != null ? validation : heldout;
       String stoppingName = validation != null ? "validation" : "heldout";
       double lr = options.learningRate();
       Schedule schedule = switch (options.schedule().toLowerCase(Locale.ROOT)) {
@@ -323,8 +323,8 @@ public final class Training {
    * The closed form: the normal equations of the training rows, solved for each l2 (the best on
    * {@code stopping} kept), then, with {@code refit} rows, solved again on both row sets.
    */
-  private static Choice closedForm(ArrowBatches train, ArrowBatches refit, Task task,
-      List<Double> l2s, ArrowBatches stopping, String stoppingName, Map<Double, Double> selection,
+  private static Choice closedForm(FeatureFileBatches train, FeatureFileBatches refit, Task task,
+      List<Double> l2s, FeatureFileBatches stopping, String stoppingName, Map<Double, Double> selection,
       PrintWriter progress) {
     NormalEquations sums = ClosedFormRidge.accumulate(train, task, ForkJoinPool.commonPool(),
         gramProgress(progress, "train", train.rows()));
@@ -351,7 +351,7 @@ public final class Training {
    * (recorded in {@code selection}); an l2 whose system is not positive definite is skipped.
    */
   private static Choice choose(NormalEquations sums, Task task, List<Double> l2s,
-      ArrowBatches stopping, String stoppingName, Map<Double, Double> selection,
+      FeatureFileBatches stopping, String stoppingName, Map<Double, Double> selection,
       PrintWriter progress) {
     Choice best = new Choice(l2s.get(0), null, null);
     IllegalArgumentException failure = null;
@@ -400,7 +400,7 @@ public final class Training {
    * Checks that a heldout or validation file has the training file's spec (or its
    * full-precision twin, featurize --like --bits 32) and labels that fit the task.
    */
-  private static void requireLike(ArrowBatches other, Path file, String role, FeaturizerSpec spec,
+  private static void requireLike(FeatureFileBatches other, Path file, String role, FeaturizerSpec spec,
       Path trainFile, boolean classification) {
     try {
       other.schema().requireCompatible(other.spec().bits() == 32 ? spec.withBits(32) : spec);
@@ -429,7 +429,7 @@ public final class Training {
   }
 
   /** The largest class index, checking every label is an integer >= 0 (message names row, value). */
-  private static int maxClass(ArrowBatches source, Path file) {
+  private static int maxClass(FeatureFileBatches source, Path file) {
     int max = -1;
     long row = 0;
     try (Batches it = source.epoch(0, 1000, 0)) {

@@ -10,7 +10,7 @@ import java.util.NoSuchElementException;
  * memory; files go through the Arrow sources of lprff-arrow.
  *
  * <p><b>Order.</b> Shuffled by default: epoch e visits the rows in the order of a random
- * permutation drawn from (seed, e) (so both the composition and the order of the batches change
+ * permutation drawn from (seed, e) by {@link Shuffle} (so both the composition and the order of the batches change
  * from epoch to epoch, deterministically), and each batch's rows are gathered into a native buffer
  * of the iterator. {@link #ordered()} keeps the stored order and hands out views of the stored rows
  * without copying features.
@@ -101,7 +101,7 @@ public final class InMemoryBatches implements MiniBatchSource {
     int n = rows.rows();
     int capacity = Math.max(1, Math.min(batchSize, n));
     return shuffle
-        ? new Shuffled(Shuffle.permutation(seed, epoch, n), batchSize, capacity)
+        ? new Shuffled(Shuffle.permutation(n, seed, epoch, Shuffle.EPOCH_ORDER), batchSize, capacity)
         : new Ordered(batchSize, capacity);
   }
 

@@ -146,7 +146,7 @@ public final class OnTheFlyBatches implements MiniBatchSource {
   @Override
   public Batches epoch(int epoch, int batchSize, long seed) {
     MiniBatchSource.checkEpoch(epoch, batchSize);
-    int[] perm = shuffle ? Shuffle.permutation(seed, epoch, n) : null;
+    int[] perm = shuffle ? Shuffle.permutation(n, seed, epoch, Shuffle.EPOCH_ORDER) : null;
     return new Cursor(perm, epoch, batchSize);
   }
 

@@ -58,7 +58,7 @@ final class Diamonds {
       }
       y[r] = Math.log(Double.parseDouble(cells[D]));
     }
-    int[] order = Shuffle.permutation(splitSeed, 0, n);
+    int[] order = Shuffle.permutation(n, splitSeed, 0, Shuffle.EPOCH_ORDER);
     int trainRows = (int) Math.round(0.8 * n);
     int heldoutRows = n - trainRows;
     double[] mean = new double[D];

@@ -7,53 +7,69 @@ import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 import java.util.ConcurrentModificationException;
-import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.layout.LittleEndian;
+import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.stream.MiniBatch;
+import org.lprff.vector.stream.MiniBatchSource;
+import org.lprff.vector.stream.Shuffle;
 
 /**
- * Mini-batches of a feature file (Arrow IPC file format) for training, epoch after epoch.
+ * A feature file (Arrow IPC file format) as the training core's {@link MiniBatchSource}: the one
+ * way training and evaluation read feature files.
  *
- * <p><b>What a step is.</b> A mini-batch holds up to {@link #batchSize()} rows of one record
- * batch; it never spans two, so the last mini-batch of each record batch may be smaller (write
- * files with a record batch size that is a multiple of the training batch size to avoid that).
- * Each epoch visits every row of the file exactly once.
+ * <p><b>What a batch is.</b> A mini-batch holds up to {@code batchSize} rows of one record batch;
+ * it never spans two, so the last mini-batch of each record batch may be smaller (write files
+ * with a record batch size that is a multiple of the training batch size to avoid that). Each
+ * epoch visits every row of the file exactly once.
  *
- * <p><b>Order</b>, deterministic from (seed, epoch):
+ * <p><b>Order</b>, a pure function of (seed, epoch) through {@link Shuffle}'s policy (stream -1
+ * orders the record batches, stream k the rows or blocks of record batch k):
  *
  * <ul>
  *   <li>{@link Order#SEQUENTIAL}: file order, no shuffling (evaluation).
  *   <li>{@link Order#BLOCKS}: the record batches in a random order; inside each, the blocks of
- *       {@code batchSize} consecutive rows in a random order. Every mini-batch is a contiguous
+ *       {@code batchSize} consecutive rows in a random order. Every mini-batch's features are a
  *       slice of its record batch: nothing is copied, but rows of a block always train together,
  *       so the file itself should be written from shuffled input.
- *   <li>{@link Order#ROWS}: the record batches in a random order; inside each, a random
- *       permutation of its rows, cut into consecutive mini-batches. The rows of a mini-batch are
- *       gathered into a scratch buffer ({@code rows * rowBytes} bytes per step, counted in {@link
- *       Copies#featureBytesGathered()}); {@link MiniBatch#rowIndex} gives the permutation.
+ *   <li>{@link Order#ROWS} (the default): the record batches in a random order; inside each, a
+ *       random permutation of its rows, cut into consecutive mini-batches. The features of a
+ *       mini-batch are gathered into a scratch buffer ({@code rows * rowBytes} bytes per step,
+ *       counted in {@link Copies#featureBytesGathered()}).
  * </ul>
  *
  * <p><b>Access</b>, the two ways the bytes reach memory:
  *
  * <ul>
+ *   <li>{@link Access#MAPPED} ({@link #mapped}, the default): the whole file is mapped read-only
+ *       and every column is a slice of the mapping at its buffer's offset; epochs over a file
+ *       larger than the heap (or than RAM: the OS pages it) never copy feature bytes, and the
+ *       packed products read them in native memory. Only the metadata is read with ordinary
+ *       reads. Needs uncompressed buffers at 8-byte aligned file offsets (what Arrow writers
+ *       produce); a file without them is refused.
  *   <li>{@link Access#READER} ({@link #reader}): Arrow's {@code ArrowFileReader} copies each
  *       record batch body into off-heap Arrow buffers ({@link Copies#featureBytesRead()} counts
  *       the feature bytes, {@link Copies#otherBytesRead()} the rest of the bodies).
- *   <li>{@link Access#MAPPED} ({@link #mapped}): the whole file is mapped read-only and every
- *       column is a slice of the mapping at its buffer's offset; epochs over a file larger than
- *       the heap (or than RAM: the OS pages it) never copy feature, label or row id bytes.
- *       Only the metadata is read with ordinary reads. Needs uncompressed buffers at 8-byte
- *       aligned file offsets (what Arrow writers produce); a file without them is refused.
  * </ul>
  *
- * <p>Not thread-safe: one thread iterates; the mini-batches' segments may be read by others.
+ * <p><b>Labels</b> and row ids are copied into the batch's arrays (12 bytes a row at most, counted
+ * in {@link Copies#labelBytesCopied()}): a Float32 label column gives {@link MiniBatch#targets()},
+ * an Int32 column {@link MiniBatch#classes()}. With {@code classesFromFloat} a Float32 column is
+ * read as class indices, each of which must be an integer (else {@link IllegalArgumentException}
+ * naming the file, the row and the value).
+ *
+ * <p>A batch is valid until its iterator advances; starting another epoch ends the current one
+ * (its iterator then throws {@link ConcurrentModificationException}), and {@link #close()}
+ * invalidates every batch. Not thread-safe: one thread iterates; a batch's features may be read
+ * by others.
  */
-public final class MiniBatchSource implements AutoCloseable {
+public final class FeatureFileBatches implements MiniBatchSource, AutoCloseable {
 
   /** How record batch bytes reach memory. */
   public enum Access {
@@ -80,15 +96,15 @@ public final class MiniBatchSource implements AutoCloseable {
    * @param otherBytesRead other record batch body bytes copied from the file: labels, row ids,
    *     validity bitmaps, padding (0 when mapped)
    * @param featureBytesGathered feature bytes copied into contiguous scratch (order ROWS)
-   * @param otherBytesGathered label and row id bytes copied into scratch (order ROWS)
+   * @param labelBytesCopied label and row id bytes copied into the batches' arrays
    */
   public record Copies(
       long featureBytesRead,
       long otherBytesRead,
       long featureBytesGathered,
-      long otherBytesGathered) {}
+      long labelBytesCopied) {}
 
-  /** One record batch's columns as mapped slices (mapped path). */
+  /** One record batch's columns as segments: slices of the mapping, or Arrow buffers. */
   private record Slices(int rows, MemorySegment features, MemorySegment labels, MemorySegment rowIds) {}
 
   private final Access access;
@@ -96,62 +112,59 @@ public final class MiniBatchSource implements AutoCloseable {
   private final IpcFileLayout layout;
   private final FeatureSchema schema;
   private final int rowBytes;
-  private final int batchSize;
   private final Order order;
-  private final long seed;
+  private final boolean classesFromFloat;
   /** Owns the mapping (mapped path) and the gather scratch (both paths). */
   private final Arena arena;
   private final List<Slices> mapped;
   private final FeatureFile file;
-  private final MemorySegment gatherFeatures;
-  private final MemorySegment gatherLabels;
-  private final MemorySegment gatherRowIds;
+  private MemorySegment gatherFeatures;
   private int generation;
   private long featureBytesRead;
   private long otherBytesRead;
   private long featureBytesGathered;
-  private long otherBytesGathered;
+  private long labelBytesCopied;
   private boolean closed;
 
-  private MiniBatchSource(
-      Access access, Path path, IpcFileLayout layout, FeatureSchema schema, int batchSize,
-      Order order, long seed, Arena arena, List<Slices> mapped, FeatureFile file) {
+  private FeatureFileBatches(
+      Access access, Path path, IpcFileLayout layout, FeatureSchema schema, Order order,
+      boolean classesFromFloat, Arena arena, List<Slices> mapped, FeatureFile file) {
     this.access = access;
     this.path = path;
     this.layout = layout;
     this.schema = schema;
     this.rowBytes = schema.rowBytes();
-    this.batchSize = batchSize;
     this.order = order;
-    this.seed = seed;
+    this.classesFromFloat = classesFromFloat;
     this.arena = arena;
     this.mapped = mapped;
     this.file = file;
-    boolean gather = order == Order.ROWS;
-    this.gatherFeatures = gather ? arena.allocate((long) batchSize * rowBytes, 8) : null;
-    this.gatherLabels = gather && schema.labelType() != LabelType.NONE
-        ? arena.allocate(4L * batchSize, 8) : null;
-    this.gatherRowIds = gather && schema.hasRowIds() ? arena.allocate(8L * batchSize, 8) : null;
+  }
+
+  /** The file mapped, its rows shuffled per epoch (order ROWS), labels in the column's type. */
+  public static FeatureFileBatches open(Path file) throws IOException {
+    return mapped(file, Order.ROWS, false);
   }
 
   /**
    * A source reading {@code file} with Arrow's file reader into buffers of {@code allocator}.
    *
-   * @throws IllegalArgumentException if an argument is null or batchSize < 1
+   * @param classesFromFloat read a Float32 label column as integer class indices
+   * @throws IllegalArgumentException if an argument is null
    * @throws IOException naming the file if it is unreadable, corrupted or not a feature file
    */
-  public static MiniBatchSource reader(
-      Path file, BufferAllocator allocator, int batchSize, Order order, long seed)
+  public static FeatureFileBatches reader(
+      Path file, BufferAllocator allocator, Order order, boolean classesFromFloat)
       throws IOException {
-    checkArguments(file, batchSize, order);
+    checkArguments(file, order);
     if (allocator == null) {
       throw new IllegalArgumentException("allocator is null");
     }
     FeatureFile opened = FeatureFile.open(file, allocator);
     Arena arena = Arena.ofShared();
     try {
-      return new MiniBatchSource(
-          Access.READER, file, opened.layout(), opened.featureSchema(), batchSize, order, seed,
+      return new FeatureFileBatches(
+          Access.READER, file, opened.layout(), opened.featureSchema(), order, classesFromFloat,
           arena, null, opened);
     } catch (RuntimeException | Error e) {
       arena.close();
@@ -163,13 +176,14 @@ public final class MiniBatchSource implements AutoCloseable {
   /**
    * A source over a read-only memory mapping of {@code file}.
    *
-   * @throws IllegalArgumentException if an argument is null or batchSize < 1
+   * @param classesFromFloat read a Float32 label column as integer class indices
+   * @throws IllegalArgumentException if an argument is null
    * @throws IOException naming the file if it is unreadable, corrupted, not a feature file, or
    *     has compressed or unaligned buffers
    */
-  public static MiniBatchSource mapped(Path file, int batchSize, Order order, long seed)
+  public static FeatureFileBatches mapped(Path file, Order order, boolean classesFromFloat)
       throws IOException {
-    checkArguments(file, batchSize, order);
+    checkArguments(file, order);
     Arena arena = Arena.ofShared();
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       IpcFileLayout layout = IpcFileLayout.read(file, channel);
@@ -177,20 +191,17 @@ public final class MiniBatchSource implements AutoCloseable {
       // The mapping outlives the channel; the arena unmaps it.
       MemorySegment mapping = channel.map(FileChannel.MapMode.READ_ONLY, 0, layout.fileSize(), arena);
       List<Slices> slices = slices(file, layout, schema, mapping);
-      return new MiniBatchSource(
-          Access.MAPPED, file, layout, schema, batchSize, order, seed, arena, slices, null);
+      return new FeatureFileBatches(
+          Access.MAPPED, file, layout, schema, order, classesFromFloat, arena, slices, null);
     } catch (IOException | RuntimeException | Error e) {
       arena.close();
       throw e;
     }
   }
 
-  private static void checkArguments(Path file, int batchSize, Order order) {
+  private static void checkArguments(Path file, Order order) {
     if (file == null) {
       throw new IllegalArgumentException("file is null");
-    }
-    if (batchSize < 1) {
-      throw new IllegalArgumentException("batchSize is " + batchSize + ", expected >= 1");
     }
     if (order == null) {
       throw new IllegalArgumentException("order is null; expected SEQUENTIAL, BLOCKS or ROWS");
@@ -311,21 +322,23 @@ public final class MiniBatchSource implements AutoCloseable {
     return schema.labelType();
   }
 
-  /** Rows per mini-batch, at most. */
-  public int batchSize() {
-    return batchSize;
-  }
-
   public Order order() {
     return order;
   }
 
-  public long seed() {
-    return seed;
+  @Override
+  public int features() {
+    return schema.spec().features();
+  }
+
+  @Override
+  public int bits() {
+    return schema.spec().bits();
   }
 
   /** Rows in the file: the rows of every epoch. */
-  public long rowCount() {
+  @Override
+  public long rows() {
     return layout.rowCount();
   }
 
@@ -336,162 +349,181 @@ public final class MiniBatchSource implements AutoCloseable {
 
   /** Bytes copied so far in the current epoch. */
   public Copies copies() {
-    return new Copies(featureBytesRead, otherBytesRead, featureBytesGathered, otherBytesGathered);
+    return new Copies(featureBytesRead, otherBytesRead, featureBytesGathered, labelBytesCopied);
   }
 
   /**
    * The order in which {@code epoch} visits the record batches: file order for SEQUENTIAL, else
    * a permutation that depends only on (seed, epoch).
    */
-  public int[] recordBatchOrder(int epoch) {
-    checkEpoch(epoch);
+  public int[] recordBatchOrder(int epoch, long seed) {
+    MiniBatchSource.checkEpoch(epoch, 1);
     int n = recordBatchCount();
-    return order == Order.SEQUENTIAL ? Shuffle.identity(n) : Shuffle.permutation(n, seed, epoch, -1);
-  }
-
-  private static void checkEpoch(int epoch) {
-    if (epoch < 0) {
-      throw new IllegalArgumentException("epoch is " + epoch + ", expected >= 0");
-    }
+    return order == Order.SEQUENTIAL
+        ? Shuffle.identity(n)
+        : Shuffle.permutation(n, seed, epoch, Shuffle.EPOCH_ORDER);
   }
 
   // ---- epochs
 
   /**
-   * Starts {@code epoch}: the mini-batches of every row of the file in this source's order.
-   * Resets {@link #copies()}. Starting another epoch ends this one: its iterator then throws
-   * {@link ConcurrentModificationException}. An I/O failure of the reader path surfaces as
+   * Starts {@code epoch}: the mini-batches of every row of the file in this source's order. Resets
+   * {@link #copies()} and ends the previous epoch. An I/O failure of the reader path surfaces as
    * {@link UncheckedIOException} from {@code hasNext()} or {@code next()}.
    *
-   * @throws IllegalArgumentException if epoch < 0
+   * @throws IllegalArgumentException if epoch < 0 or batchSize < 1
+   * @throws IllegalStateException if the source is closed
    */
-  public Iterator<MiniBatch> epoch(int epoch) {
+  @Override
+  public Batches epoch(int epoch, int batchSize, long seed) {
     checkOpen();
-    checkEpoch(epoch);
+    MiniBatchSource.checkEpoch(epoch, batchSize);
     int myGeneration = ++generation;
     featureBytesRead = 0;
     otherBytesRead = 0;
     featureBytesGathered = 0;
-    otherBytesGathered = 0;
-    int[] batchOrder = recordBatchOrder(epoch);
-    return new Iterator<>() {
-      /** Position in batchOrder of the current record batch. */
-      private int position;
-      /** Mini-batches taken from the current record batch, and their rows. */
-      private int taken;
-      private int consumed;
-      private int step;
-      /** The current record batch's columns once loaded, and its row or block order. */
-      private Slices current;
-      private int[] inner;
+    labelBytesCopied = 0;
+    if (order == Order.ROWS && (gatherFeatures == null
+        || gatherFeatures.byteSize() < (long) batchSize * rowBytes)) {
+      gatherFeatures = arena.allocate((long) batchSize * rowBytes, 8);
+    }
+    return new EpochBatches(epoch, batchSize, seed, myGeneration);
+  }
 
-      @Override
-      public boolean hasNext() {
-        checkGeneration();
-        while (position < batchOrder.length && consumed >= rows(batchOrder[position])) {
-          position++;
-          taken = 0;
-          consumed = 0;
-          current = null;
-          inner = null;
-        }
-        return position < batchOrder.length;
+  /** One epoch's iterator: record batch by record batch, mini-batch by mini-batch. */
+  private final class EpochBatches implements Batches {
+    private final int epoch;
+    private final int batchSize;
+    private final long seed;
+    private final int myGeneration;
+    private final int[] batchOrder;
+    private final boolean floatLabels = schema.labelType() == LabelType.REGRESSION;
+    private final boolean intLabels = schema.labelType() == LabelType.CLASSES;
+    private final float[] targets;
+    private final int[] classes;
+    private final long[] ids;
+    /** Position in batchOrder of the current record batch. */
+    private int position;
+    /** Mini-batches taken from the current record batch, and their rows. */
+    private int taken;
+    private int consumed;
+    /** Rows of the epoch before the current batch: file row numbers in order SEQUENTIAL. */
+    private long before;
+    /** The current record batch's columns once loaded, and its row or block order. */
+    private Slices current;
+    private int[] inner;
+
+    EpochBatches(int epoch, int batchSize, long seed, int myGeneration) {
+      this.epoch = epoch;
+      this.batchSize = batchSize;
+      this.seed = seed;
+      this.myGeneration = myGeneration;
+      this.batchOrder = recordBatchOrder(epoch, seed);
+      boolean asClasses = intLabels || (floatLabels && classesFromFloat);
+      this.targets = floatLabels && !asClasses ? new float[batchSize] : null;
+      this.classes = asClasses ? new int[batchSize] : null;
+      this.ids = schema.hasRowIds() ? new long[batchSize] : null;
+    }
+
+    @Override
+    public boolean hasNext() {
+      checkOpen();
+      if (generation != myGeneration) {
+        throw new ConcurrentModificationException(
+            "epoch " + epoch + " ended: another epoch was started on " + path);
       }
-
-      @Override
-      public MiniBatch next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException("epoch " + epoch + " has no more mini-batches");
-        }
-        int index = batchOrder[position];
-        if (current == null) {
-          current = load(index);
-          inner = innerOrder(epoch, index, current.rows());
-        }
-        int rows = current.rows();
-        int[] rowOrder;
-        int start;
-        if (order == Order.ROWS) {
-          int count = Math.min(batchSize, rows - consumed);
-          rowOrder = Arrays.copyOfRange(inner, consumed, consumed + count);
-          start = -1;
-        } else {
-          int block = inner[taken];
-          start = block * batchSize;
-          int count = Math.min(batchSize, rows - start);
-          rowOrder = new int[count];
-          for (int i = 0; i < count; i++) {
-            rowOrder[i] = start + i;
-          }
-        }
-        taken++;
-        consumed += rowOrder.length;
-        return start >= 0 ? slice(epoch, step++, index, rowOrder, start) : gather(epoch, step++, index, rowOrder);
+      while (position < batchOrder.length
+          && consumed >= layout.batches().get(batchOrder[position]).rows()) {
+        position++;
+        taken = 0;
+        consumed = 0;
+        current = null;
+        inner = null;
       }
+      return position < batchOrder.length;
+    }
 
-      private void checkGeneration() {
-        checkOpen();
-        if (generation != myGeneration) {
-          throw new ConcurrentModificationException(
-              "epoch " + epoch + " ended: another epoch was started on this source");
-        }
+    @Override
+    public MiniBatch next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException("epoch " + epoch + " has no more mini-batches");
       }
-
-      private MiniBatch slice(int e, int s, int index, int[] rowOrder, int start) {
-        int count = rowOrder.length;
-        return new MiniBatch(
-            schema.spec(), schema.labelType(), e, s, index, rowOrder, false,
-            current.features().asSlice((long) start * rowBytes, (long) count * rowBytes),
-            current.labels() == null ? null : current.labels().asSlice(4L * start, 4L * count),
-            current.rowIds() == null ? null : current.rowIds().asSlice(8L * start, 8L * count),
-            current.features(), current.rows());
+      int index = batchOrder[position];
+      if (current == null) {
+        current = load(index);
+        inner = innerOrder(index, current.rows());
       }
-
-      private MiniBatch gather(int e, int s, int index, int[] rowOrder) {
-        int count = rowOrder.length;
+      MemorySegment features;
+      int count;
+      if (order == Order.ROWS) {
+        count = Math.min(batchSize, current.rows() - consumed);
         for (int i = 0; i < count; i++) {
-          MemorySegment.copy(
-              current.features(), (long) rowOrder[i] * rowBytes, gatherFeatures, (long) i * rowBytes,
-              rowBytes);
+          MemorySegment.copy(current.features(), (long) inner[consumed + i] * rowBytes,
+              gatherFeatures, (long) i * rowBytes, rowBytes);
         }
         featureBytesGathered += (long) count * rowBytes;
-        MemorySegment labels = null;
-        if (current.labels() != null) {
-          for (int i = 0; i < count; i++) {
-            MemorySegment.copy(current.labels(), 4L * rowOrder[i], gatherLabels, 4L * i, 4);
-          }
-          otherBytesGathered += 4L * count;
-          labels = gatherLabels.asSlice(0, 4L * count);
-        }
-        MemorySegment rowIds = null;
-        if (current.rowIds() != null) {
-          for (int i = 0; i < count; i++) {
-            MemorySegment.copy(current.rowIds(), 8L * rowOrder[i], gatherRowIds, 8L * i, 8);
-          }
-          otherBytesGathered += 8L * count;
-          rowIds = gatherRowIds.asSlice(0, 8L * count);
-        }
-        return new MiniBatch(
-            schema.spec(), schema.labelType(), e, s, index, rowOrder, true,
-            gatherFeatures.asSlice(0, (long) count * rowBytes), labels, rowIds,
-            current.features(), current.rows());
+        features = gatherFeatures;
+      } else {
+        int start = inner[taken] * batchSize;
+        count = Math.min(batchSize, current.rows() - start);
+        features = current.features().asSlice((long) start * rowBytes, (long) count * rowBytes);
       }
-    };
-  }
-
-  private int rows(int recordBatch) {
-    return layout.batches().get(recordBatch).rows();
-  }
-
-  /** Rows (ROWS) or blocks (BLOCKS, SEQUENTIAL) of a record batch in visiting order. */
-  private int[] innerOrder(int epoch, int recordBatch, int rows) {
-    if (order == Order.ROWS) {
-      return Shuffle.permutation(rows, seed, epoch, recordBatch);
+      copyLabels(index, count);
+      taken++;
+      consumed += count;
+      before += count;
+      return new MiniBatch(rows(features, count), targets, classes, ids);
     }
-    int blocks = (int) (((long) rows + batchSize - 1) / batchSize);
-    return order == Order.BLOCKS
-        ? Shuffle.permutation(blocks, seed, epoch, recordBatch)
-        : Shuffle.identity(blocks);
+
+    /** Row i of this step: its index in the current record batch. */
+    private int rowIndex(int i) {
+      return order == Order.ROWS ? inner[consumed + i] : inner[taken] * batchSize + i;
+    }
+
+    private void copyLabels(int recordBatch, int count) {
+      for (int i = 0; i < count; i++) {
+        int r = rowIndex(i);
+        if (ids != null) {
+          ids[i] = current.rowIds().get(LittleEndian.LONG, 8L * r);
+        }
+        if (targets != null) {
+          targets[i] = current.labels().get(LittleEndian.FLOAT, 4L * r);
+        } else if (intLabels) {
+          classes[i] = current.labels().get(LittleEndian.INT, 4L * r);
+        } else if (classes != null) {
+          float v = current.labels().get(LittleEndian.FLOAT, 4L * r);
+          if (!(v == Math.rint(v)) || Math.abs(v) > (1 << 24)) {
+            String row = ids != null ? "id " + ids[i]
+                : order == Order.SEQUENTIAL ? Long.toString(before + i)
+                : r + " of record batch " + recordBatch;
+            throw new IllegalArgumentException(path + ": label of row " + row + " is " + v
+                + ", expected an integer class index for classification");
+          }
+          classes[i] = (int) v;
+        }
+      }
+      labelBytesCopied += (long) count
+          * ((ids != null ? 8 : 0) + (schema.labelType() == LabelType.NONE ? 0 : 4));
+    }
+
+    /** Rows (ROWS) or blocks (BLOCKS, SEQUENTIAL) of a record batch in visiting order. */
+    private int[] innerOrder(int recordBatch, int rows) {
+      if (order == Order.ROWS) {
+        return Shuffle.permutation(rows, seed, epoch, recordBatch);
+      }
+      int blocks = (int) (((long) rows + batchSize - 1) / batchSize);
+      return order == Order.BLOCKS
+          ? Shuffle.permutation(blocks, seed, epoch, recordBatch)
+          : Shuffle.identity(blocks);
+    }
+  }
+
+  /** {@code count} feature rows at the start of {@code features}, packed or float32. */
+  private FeatureRows rows(MemorySegment features, int count) {
+    FeaturizerSpec spec = schema.spec();
+    return spec.isFloat()
+        ? FeatureRows.float32(features, 0, count, spec.features())
+        : FeatureRows.of(new PackedRows(features, 0, count, spec.features(), spec.scale()));
   }
 
   private Slices load(int index) {
@@ -512,7 +544,7 @@ public final class MiniBatchSource implements AutoCloseable {
 
   private void checkOpen() {
     if (closed) {
-      throw new IllegalStateException("mini-batch source for " + path + " is closed");
+      throw new IllegalStateException("feature file batches of " + path + " are closed");
     }
   }
 
