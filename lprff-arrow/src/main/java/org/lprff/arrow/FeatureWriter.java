@@ -21,6 +21,8 @@ import org.apache.arrow.vector.ipc.ArrowWriter;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.lprff.arrow.input.RowBatch;
+import org.lprff.arrow.input.RowBatches;
 import org.lprff.vector.featurize.Featurizer;
 
 /**
@@ -46,7 +48,7 @@ import org.lprff.vector.featurize.Featurizer;
  *
  * <p>Typical use: {@code FeatureWriter.builder(path, featurizer, schema, allocator)
  * .batchSize(4096).executor(pool).write(source)}, or {@code open()} and then {@link
- * #write(RawBatch)} calls, {@link #finish()} and {@link #close()} in try-with-resources. Not
+ * #write(RowBatch)} calls, {@link #finish()} and {@link #close()} in try-with-resources. Not
  * thread-safe.
  */
 public final class FeatureWriter implements AutoCloseable {
@@ -136,7 +138,7 @@ public final class FeatureWriter implements AutoCloseable {
     return new Builder(target, featurizer, schema, allocator);
   }
 
-  /** Options of a {@link FeatureWriter}; {@link #open()} or {@link #write(RawBatchSource)}. */
+  /** Options of a {@link FeatureWriter}; {@link #open()} or {@link #write(RowBatches)}. */
   public static final class Builder {
     private final Path target;
     private final Featurizer featurizer;
@@ -227,7 +229,7 @@ public final class FeatureWriter implements AutoCloseable {
     }
 
     /** Opens, writes every batch of {@code source}, finishes and closes. */
-    public Summary write(RawBatchSource source) throws IOException {
+    public Summary write(RowBatches source) throws IOException {
       if (source == null) {
         throw new IllegalArgumentException("source is null");
       }
@@ -241,22 +243,20 @@ public final class FeatureWriter implements AutoCloseable {
   /**
    * Featurizes and buffers the rows of {@code raw}, writing every record batch that fills up.
    *
-   * @throws IllegalArgumentException if raw is null, has fewer than rows * d values, or its
-   *     labels or values are invalid for the schema (the writer is then failed and its output
-   *     deleted)
+   * @throws IllegalArgumentException if raw is null, has other than d columns, or its labels or
+   *     values are invalid for the schema (the writer is then failed and its output deleted)
    * @throws IOException if writing fails (likewise)
    */
-  public void write(RawBatch raw) throws IOException {
+  public void write(RowBatch raw) throws IOException {
     checkOpen();
     try {
       if (raw == null) {
-        throw new IllegalArgumentException("raw batch is null");
+        throw new IllegalArgumentException("row batch is null");
       }
-      long need = (long) raw.rows() * inputDim;
-      if (raw.values().length < need) {
+      if (raw.columns() != inputDim) {
         throw new IllegalArgumentException(
-            "raw batch (first row id " + raw.firstRowId() + ") has " + raw.values().length
-                + " values, expected rows * d = " + raw.rows() + " * " + inputDim + " = " + need);
+            "row batch (first row id " + raw.firstRowId() + ") has " + raw.columns()
+                + " columns, expected the featurizer's input dimension d = " + inputDim);
       }
       int done = 0;
       while (done < raw.rows()) {
@@ -288,14 +288,14 @@ public final class FeatureWriter implements AutoCloseable {
    * @throws IOException if the source or the output fails (the writer is then failed and its
    *     output deleted)
    */
-  public long writeAll(RawBatchSource source) throws IOException {
+  public long writeAll(RowBatches source) throws IOException {
     checkOpen();
     long rows = 0;
     try {
       if (source == null) {
         throw new IllegalArgumentException("source is null");
       }
-      for (RawBatch raw; (raw = source.next()) != null; ) {
+      for (RowBatch raw; (raw = source.next()) != null; ) {
         write(raw);
         rows += raw.rows();
       }

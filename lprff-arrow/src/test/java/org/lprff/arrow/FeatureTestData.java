@@ -6,6 +6,8 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executor;
 import org.apache.arrow.memory.BufferAllocator;
+import org.lprff.arrow.input.RowBatch;
+import org.lprff.arrow.input.RowBatches;
 import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
@@ -56,20 +58,20 @@ final class FeatureTestData {
   }
 
   /** A source giving the rows in raw batches of {@code chunk} rows, ids from FIRST_ROW_ID. */
-  static RawBatchSource source(float[] rows, float[] labels, int chunk) {
+  static RowBatches source(float[] rows, float[] labels, int chunk) {
     int n = rows.length / D;
-    return new RawBatchSource() {
+    return new RowBatches() {
       private int next;
 
       @Override
-      public RawBatch next() {
+      public RowBatch next() {
         if (next >= n) {
           return null;
         }
         int count = Math.min(chunk, n - next);
         float[] values = Arrays.copyOfRange(rows, next * D, (next + count) * D);
         float[] part = labels == null ? null : Arrays.copyOfRange(labels, next, next + count);
-        RawBatch batch = new RawBatch(values, count, part, FIRST_ROW_ID + next);
+        RowBatch batch = new RowBatch(values, count, D, part, FIRST_ROW_ID + next);
         next += count;
         return batch;
       }

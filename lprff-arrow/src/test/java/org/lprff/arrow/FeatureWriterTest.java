@@ -34,6 +34,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.arrow.input.RowBatch;
+import org.lprff.arrow.input.RowBatches;
 import org.lprff.vector.codec.PackedFeatures;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
@@ -253,15 +255,15 @@ class FeatureWriterTest extends ArrowTestBase {
       Path target = dir.resolve("out-" + format + ".arrow");
       float[] rows = FeatureTestData.rows(13, 1);
       IOException boom = new IOException("input broke at line 40");
-      RawBatchSource failing = new RawBatchSource() {
+      RowBatches failing = new RowBatches() {
         int calls;
 
         @Override
-        public RawBatch next() throws IOException {
+        public RowBatch next() throws IOException {
           if (++calls == 4) {
             throw boom;
           }
-          return new RawBatch(rows, 13, new float[13], calls * 13L);
+          return new RowBatch(rows, 13, D, new float[13], calls * 13L);
         }
       };
       FeatureWriter.Builder builder = builder(target).format(format);
@@ -289,7 +291,7 @@ class FeatureWriterTest extends ArrowTestBase {
     Path temp;
     try (FeatureWriter writer = builder(target).open()) {
       temp = writer.temporaryFile();
-      writer.write(new RawBatch(FeatureTestData.rows(20, 1), 20, new float[20], 0));
+      writer.write(new RowBatch(FeatureTestData.rows(20, 1), 20, D, new float[20], 0));
       assertEquals(14, writer.rowsWritten());
       assertTrue(Files.exists(temp));
       assertEquals(temp.getParent(), target.toAbsolutePath().getParent());
@@ -316,7 +318,7 @@ class FeatureWriterTest extends ArrowTestBase {
     Path target = dir.resolve("failed.arrow");
     try (FeatureWriter writer = builder(target).open()) {
       assertThrows(IllegalArgumentException.class,
-          () -> writer.write(new RawBatch(new float[D], 2, new float[2], 0)));
+          () -> writer.write(new RowBatch(new float[2 * (D - 1)], 2, D - 1, new float[2], 0)));
       IllegalStateException e = assertThrows(IllegalStateException.class, writer::finish);
       assertTrue(e.getMessage().contains("failed or closed"), e.getMessage());
     }
@@ -347,27 +349,29 @@ class FeatureWriterTest extends ArrowTestBase {
   }
 
   @Test
-  void shortRawBatchesAreRefusedWithTheirSizes() throws IOException {
+  void batchesOfAnotherWidthAreRefusedWithTheirSizes() throws IOException {
     Path target = dir.resolve("short.arrow");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> builder(target).write(new RawBatchSource() {
+        () -> builder(target).write(new RowBatches() {
           boolean done;
 
           @Override
-          public RawBatch next() {
+          public RowBatch next() {
             if (done) {
               return null;
             }
             done = true;
-            return new RawBatch(new float[9], 2, new float[2], 5);
+            return new RowBatch(new float[8], 2, 4, new float[2], 5);
           }
         }));
-    assertTrue(e.getMessage().contains("has 9 values, expected rows * d = 2 * 5 = 10"), e.getMessage());
+    assertTrue(e.getMessage().contains(
+        "row batch (first row id 5) has 4 columns, expected the featurizer's input dimension d = 5"),
+        e.getMessage());
     assertEquals(List.of(), listing());
   }
 
   @Test
-  void builderAndRawBatchValidateArguments() {
+  void builderAndRowBatchValidateArguments() {
     FeaturizerSpec spec = spec(4);
     FeatureSchema schema = FeatureSchema.of(spec, LabelType.NONE, false);
     Featurizer featurizer = Featurizer.of(spec);
@@ -377,9 +381,9 @@ class FeatureWriterTest extends ArrowTestBase {
         () -> FeatureWriter.builder(dir.resolve("x"), Featurizer.of(spec(8)), schema, allocator));
     FeatureBatchTest.assertMessage("totalRows is -2",
         () -> FeatureWriter.builder(dir.resolve("x"), featurizer, schema, allocator).totalRows(-2));
-    FeatureBatchTest.assertMessage("rows is -1, expected >= 0", () -> new RawBatch(new float[0], -1, null, 0));
+    FeatureBatchTest.assertMessage("rows is -1, expected >= 0", () -> new RowBatch(new float[0], -1, D, null, 0));
     FeatureBatchTest.assertMessage("labels has length 1, expected at least rows = 2",
-        () -> new RawBatch(new float[10], 2, new float[1], 0));
-    FeatureBatchTest.assertMessage("firstRowId is -3", () -> new RawBatch(new float[10], 2, null, -3));
+        () -> new RowBatch(new float[10], 2, D, new float[1], 0));
+    FeatureBatchTest.assertMessage("firstRowId is -3", () -> new RowBatch(new float[10], 2, D, null, -3));
   }
 }

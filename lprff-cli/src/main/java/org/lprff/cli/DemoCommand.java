@@ -23,7 +23,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.lprff.arrow.FeatureSchema;
 import org.lprff.arrow.FeatureWriter;
 import org.lprff.arrow.LabelType;
-import org.lprff.arrow.RawBatch;
+import org.lprff.arrow.input.RowBatch;
 import org.lprff.arrow.input.Standardization;
 import org.lprff.cli.options.SpecOptions;
 import org.lprff.cli.options.UsageException;
@@ -322,8 +322,8 @@ final class DemoCommand implements Callable<Integer> {
           }
           int count = Math.min(chunk, split.rows() - from);
           next[0] = from + count;
-          return new RawBatch(Arrays.copyOfRange(split.x(), from * D, (from + count) * D), count,
-              Arrays.copyOfRange(split.y(), from, from + count), from);
+          return new RowBatch(Arrays.copyOfRange(split.x(), from * D, (from + count) * D), count,
+              D, Arrays.copyOfRange(split.y(), from, from + count), from);
         });
   }
 

@@ -50,7 +50,7 @@ import org.lprff.vector.layout.LittleEndian;
  *       the parent's outstanding bytes return to what they were.
  * </ul>
  */
-public final class ArrowRowSource implements RowSource {
+public final class ArrowRowSource extends AbstractRowSource {
 
   private static final byte[] FILE_MAGIC = "ARROW1".getBytes(StandardCharsets.US_ASCII);
 
@@ -108,17 +108,12 @@ public final class ArrowRowSource implements RowSource {
 
   private final int columns;
   private final List<String> columnNames;
-  private final int maxBatchRows;
-  private final float[] values;
-  private final float[] labels;
 
   /** Position in the loaded record batch, its row count and the id of its first row. */
   private int position;
 
   private int count;
   private long recordBatchFirstRow;
-  private long rowsRead;
-  private boolean finished;
   private boolean closed;
 
   private ArrowRowSource(Path path, BufferAllocator parent, LabelColumn label, int maxBatchRows)
@@ -216,12 +211,10 @@ public final class ArrowRowSource implements RowSource {
         }
         this.columnNames = Collections.unmodifiableList(featureNames);
       }
-      this.maxBatchRows = InputFiles.requireBatchRows(maxBatchRows, columns, source);
+      shape(columns, maxBatchRows, labelField >= 0, source);
       if (!loadNonEmptyBatch()) {
         throw new InputFormatException(source + ": no data rows");
       }
-      this.values = new float[this.maxBatchRows * columns];
-      this.labels = labelField >= 0 ? new float[this.maxBatchRows] : null;
     } catch (IOException | RuntimeException e) {
       closeAll(opened, child, ownedRoot, e);
       throw e;
@@ -257,50 +250,26 @@ public final class ArrowRowSource implements RowSource {
   }
 
   @Override
-  public int columns() {
-    return columns;
-  }
-
-  @Override
   public List<String> columnNames() {
     return columnNames;
   }
 
   @Override
-  public LabelKind label() {
-    return labelField >= 0 ? LabelKind.PRESENT : LabelKind.NONE;
-  }
-
-  @Override
-  public int maxBatchRows() {
-    return maxBatchRows;
-  }
-
-  @Override
-  public RowBatch next() throws IOException {
-    if (finished) {
-      return null;
-    }
+  protected int read(int maxRows) throws IOException {
     int n = 0;
-    while (n < maxBatchRows) {
+    while (n < maxRows) {
       if (position == count) {
         recordBatchFirstRow += count;
         if (!loadNonEmptyBatch()) {
-          finished = true;
           break;
         }
       }
-      int k = Math.min(maxBatchRows - n, count - position);
+      int k = Math.min(maxRows - n, count - position);
       copyRows(position, k, n);
       position += k;
       n += k;
     }
-    if (n == 0) {
-      return null;
-    }
-    RowBatch batch = new RowBatch(values, n, columns, labels, rowsRead);
-    rowsRead += n;
-    return batch;
+    return n;
   }
 
   /** Loads record batches until one has rows; false at the end of the input. */

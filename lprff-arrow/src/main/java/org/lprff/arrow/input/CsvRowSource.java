@@ -32,7 +32,7 @@ import java.util.List;
  * <p>Memory: one batch of values plus a line buffer that grows only for a line longer than 64 KiB.
  * Cells are parsed in place from the byte buffer, without a String per cell.
  */
-public final class CsvRowSource implements RowSource {
+public final class CsvRowSource extends AbstractRowSource {
 
   /** The default separator. */
   public static final char DEFAULT_SEPARATOR = ',';
@@ -48,13 +48,7 @@ public final class CsvRowSource implements RowSource {
   /** For each cell of a row: its feature column, or -1 for the label. */
   private final int[] destination;
 
-  private final int columns;
-  private final int maxBatchRows;
-  private final float[] values;
-  private final float[] labels;
   private boolean lineWaiting;
-  private boolean finished;
-  private long rowsRead;
 
   private CsvRowSource(Path path, LabelColumn label, char separator, int maxBatchRows)
       throws IOException {
@@ -84,7 +78,7 @@ public final class CsvRowSource implements RowSource {
       long headerLine = lines.lineNumber();
       this.header = Collections.unmodifiableList(parseHeader());
       this.labelIndex = label.resolve(header, source);
-      this.columns = header.size() - (labelIndex >= 0 ? 1 : 0);
+      int columns = header.size() - (labelIndex >= 0 ? 1 : 0);
       if (columns == 0) {
         throw new InputFormatException(
             source
@@ -103,14 +97,12 @@ public final class CsvRowSource implements RowSource {
         }
       }
       this.columnNames = Collections.unmodifiableList(names);
-      this.maxBatchRows = InputFiles.requireBatchRows(maxBatchRows, columns, source);
+      shape(columns, maxBatchRows, labelIndex >= 0, source);
       if (!lines.nextNonBlank()) {
         throw new InputFormatException(
             source + ": no data rows after the header (line " + headerLine + ")");
       }
       this.lineWaiting = true;
-      this.values = new float[maxBatchRows * columns];
-      this.labels = labelIndex >= 0 ? new float[maxBatchRows] : null;
     } catch (IOException | RuntimeException e) {
       lines.close();
       throw e;
@@ -130,11 +122,6 @@ public final class CsvRowSource implements RowSource {
   }
 
   @Override
-  public int columns() {
-    return columns;
-  }
-
-  @Override
   public List<String> columnNames() {
     return columnNames;
   }
@@ -150,36 +137,14 @@ public final class CsvRowSource implements RowSource {
   }
 
   @Override
-  public LabelKind label() {
-    return labelIndex >= 0 ? LabelKind.PRESENT : LabelKind.NONE;
-  }
-
-  @Override
-  public int maxBatchRows() {
-    return maxBatchRows;
-  }
-
-  @Override
-  public RowBatch next() throws IOException {
-    if (finished) {
-      return null;
-    }
+  protected int read(int maxRows) throws IOException {
     int n = 0;
-    while (n < maxBatchRows) {
-      if (!lineWaiting && !lines.nextNonBlank()) {
-        finished = true;
-        break;
-      }
+    while (n < maxRows && (lineWaiting || lines.nextNonBlank())) {
       lineWaiting = false;
       parseRow(n);
       n++;
     }
-    if (n == 0) {
-      return null;
-    }
-    RowBatch batch = new RowBatch(values, n, columns, labels, rowsRead);
-    rowsRead += n;
-    return batch;
+    return n;
   }
 
   private boolean isSpace(byte b) {
@@ -191,7 +156,7 @@ public final class CsvRowSource implements RowSource {
     byte[] b = lines.buffer();
     int end = lines.end();
     int p = lines.start();
-    int base = row * columns;
+    int base = row * columns();
     int cells = header.size();
     int cell = 0;
     while (true) {

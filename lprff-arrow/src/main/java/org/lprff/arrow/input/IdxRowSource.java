@@ -26,7 +26,7 @@ import java.util.List;
  * the expected and actual byte counts (of the decompressed content); so is a wrong magic number or
  * a count mismatch between the two files.
  */
-public final class IdxRowSource implements RowSource {
+public final class IdxRowSource extends AbstractRowSource {
 
   /** The conventional pixel scale, 1/255, mapping 0..255 to [0, 1]. */
   public static final double DEFAULT_SCALE = 1.0 / 255.0;
@@ -42,13 +42,9 @@ public final class IdxRowSource implements RowSource {
   private final int imageRows;
   private final int imageColumns;
   private final int columns;
-  private final int maxBatchRows;
   private final float[] pixelValue = new float[256];
   private final byte[] pixelBytes;
   private final byte[] labelBytes;
-  private final float[] values;
-  private final float[] labels;
-  private long rowsRead;
 
   private IdxRowSource(Path imagesPath, Path labelsPath, double scale, int maxBatchRows)
       throws IOException {
@@ -99,7 +95,7 @@ public final class IdxRowSource implements RowSource {
         throw new InputFormatException(
             imagesFile.name + ": no data rows (the header counts 0 images)");
       }
-      this.maxBatchRows = InputFiles.requireBatchRows(maxBatchRows, columns, imagesFile.name);
+      shape(columns, maxBatchRows, labelsFile != null, imagesFile.name);
     } catch (IOException | RuntimeException e) {
       imagesFile.in.close();
       if (labelsFile != null) {
@@ -112,10 +108,8 @@ public final class IdxRowSource implements RowSource {
     for (int p = 0; p < 256; p++) {
       pixelValue[p] = (float) (p * scale);
     }
-    this.pixelBytes = new byte[this.maxBatchRows * columns];
-    this.values = new float[this.maxBatchRows * columns];
-    this.labelBytes = labelsFile != null ? new byte[this.maxBatchRows] : null;
-    this.labels = labelsFile != null ? new float[this.maxBatchRows] : null;
+    this.pixelBytes = new byte[maxBatchRows() * columns];
+    this.labelBytes = labelsFile != null ? new byte[maxBatchRows()] : null;
   }
 
   /**
@@ -146,11 +140,6 @@ public final class IdxRowSource implements RowSource {
   }
 
   @Override
-  public int columns() {
-    return columns;
-  }
-
-  @Override
   public List<String> columnNames() {
     return new AbstractList<>() {
       @Override
@@ -169,26 +158,9 @@ public final class IdxRowSource implements RowSource {
   }
 
   @Override
-  public LabelKind label() {
-    return labelsPart != null ? LabelKind.PRESENT : LabelKind.NONE;
-  }
-
-  @Override
-  public int maxBatchRows() {
-    return maxBatchRows;
-  }
-
-  @Override
-  public RowBatch next() throws IOException {
-    long remaining = imageCount - rowsRead;
-    if (remaining == 0) {
-      images.requireEnd();
-      if (labelsPart != null) {
-        labelsPart.requireEnd();
-      }
-      return null;
-    }
-    int n = (int) Math.min(maxBatchRows, remaining);
+  protected int read(int maxRows) throws IOException {
+    long remaining = imageCount - rowsRead();
+    int n = (int) Math.min(maxRows, remaining);
     int bytes = n * columns;
     images.readFully(pixelBytes, bytes);
     for (int i = 0; i < bytes; i++) {
@@ -200,9 +172,14 @@ public final class IdxRowSource implements RowSource {
         labels[r] = labelBytes[r] & 0xff;
       }
     }
-    RowBatch batch = new RowBatch(values, n, columns, labels, rowsRead);
-    rowsRead += n;
-    return batch;
+    if (n == remaining) {
+      // The last image: nothing may follow it in either file.
+      images.requireEnd();
+      if (labelsPart != null) {
+        labelsPart.requireEnd();
+      }
+    }
+    return n;
   }
 
   @Override

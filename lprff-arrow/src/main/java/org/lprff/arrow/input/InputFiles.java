@@ -58,21 +58,4 @@ final class InputFiles {
   static String shorten(String text) {
     return text.length() <= 40 ? text : text.substring(0, 37) + "...";
   }
-
-  /** Checks a batch size and that a batch of {@code columns}-wide rows fits in one array. */
-  static int requireBatchRows(int maxBatchRows, int columns, String source) {
-    if (maxBatchRows < 1) {
-      throw new IllegalArgumentException("maxBatchRows is " + maxBatchRows + ", expected >= 1");
-    }
-    if ((long) maxBatchRows * Math.max(1, columns) > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException(
-          source
-              + ": a batch of "
-              + maxBatchRows
-              + " rows x "
-              + columns
-              + " columns does not fit in one float array; use a smaller batch");
-    }
-    return maxBatchRows;
-  }
 }

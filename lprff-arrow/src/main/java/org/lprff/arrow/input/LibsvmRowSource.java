@@ -27,19 +27,13 @@ import java.util.List;
  * <p>Errors are {@link InputFormatException}s naming the file, the 1-based line, the 1-based token
  * (the label is token 1) and its text.
  */
-public final class LibsvmRowSource implements RowSource {
+public final class LibsvmRowSource extends AbstractRowSource {
 
   private final Path path;
   private final String source;
-  private final int columns;
-  private final int maxBatchRows;
   private final List<String> columnNames;
-  private final float[] values;
-  private final float[] labels;
   private final LineReader lines;
   private boolean lineWaiting;
-  private boolean finished;
-  private long rowsRead;
 
   private LibsvmRowSource(Path path, int dimension, int maxBatchRows) throws IOException {
     if (path == null) {
@@ -51,8 +45,8 @@ public final class LibsvmRowSource implements RowSource {
     }
     this.path = path;
     this.source = path.toString();
-    this.columns = dimension > 0 ? dimension : scanDimension();
-    this.maxBatchRows = InputFiles.requireBatchRows(maxBatchRows, columns, source);
+    int columns = dimension > 0 ? dimension : scanDimension();
+    shape(columns, maxBatchRows, true, source);
     this.columnNames = new FeatureNames(columns);
     this.lines = new LineReader(InputFiles.open(path), source);
     try {
@@ -60,8 +54,6 @@ public final class LibsvmRowSource implements RowSource {
         throw new InputFormatException(source + ": no data rows");
       }
       this.lineWaiting = true;
-      this.values = new float[maxBatchRows * columns];
-      this.labels = new float[maxBatchRows];
     } catch (IOException | RuntimeException e) {
       lines.close();
       throw e;
@@ -79,48 +71,21 @@ public final class LibsvmRowSource implements RowSource {
   }
 
   @Override
-  public int columns() {
-    return columns;
-  }
-
-  @Override
   public List<String> columnNames() {
     return columnNames;
   }
 
   @Override
-  public LabelKind label() {
-    return LabelKind.PRESENT;
-  }
-
-  @Override
-  public int maxBatchRows() {
-    return maxBatchRows;
-  }
-
-  @Override
-  public RowBatch next() throws IOException {
-    if (finished) {
-      return null;
-    }
+  protected int read(int maxRows) throws IOException {
     int n = 0;
-    while (n < maxBatchRows) {
-      if (!lineWaiting && !nextDataLine(lines)) {
-        finished = true;
-        break;
-      }
+    while (n < maxRows && (lineWaiting || nextDataLine(lines))) {
       lineWaiting = false;
-      int base = n * columns;
-      Arrays.fill(values, base, base + columns, 0f);
-      parseLine(lines, columns, values, base, labels, n);
+      int base = n * columns();
+      Arrays.fill(values, base, base + columns(), 0f);
+      parseLine(lines, columns(), values, base, labels, n);
       n++;
     }
-    if (n == 0) {
-      return null;
-    }
-    RowBatch batch = new RowBatch(values, n, columns, labels, rowsRead);
-    rowsRead += n;
-    return batch;
+    return n;
   }
 
   /** Advances to the next line with a row: not blank, not only a comment. */

@@ -3,9 +3,10 @@ package org.lprff.arrow.input;
 import java.util.Arrays;
 
 /**
- * One batch of rows from a {@link RowSource}: {@code rows} rows of {@code columns} floats,
- * row-major in {@code values} (row r, column c at {@code values[r * columns + c]}), ready for
- * {@code Featurizer.featurize(values, rows, firstRowId, ...)}.
+ * One batch of raw input rows, from a {@link RowSource} or any {@link RowBatches}: {@code rows}
+ * rows of {@code columns} floats, row-major in {@code values} (row r, column c at {@code
+ * values[r * columns + c]}), ready for {@code Featurizer.featurize(values, rows, firstRowId, ...)}
+ * or a {@code FeatureWriter}. Row ids select the rounding randomness of each row.
  *
  * <p><b>Reused buffers.</b> A source hands out the same arrays on every call of {@link
  * RowSource#next()}: {@code values} and {@code labels} may be longer than the batch and are
@@ -26,9 +27,11 @@ public record RowBatch(float[] values, int rows, int columns, float[] labels, lo
     if (values == null) {
       throw new IllegalArgumentException("values is null");
     }
-    if (rows < 0 || columns < 0) {
-      throw new IllegalArgumentException(
-          "rows " + rows + " and columns " + columns + " must be >= 0");
+    if (rows < 0) {
+      throw new IllegalArgumentException("rows is " + rows + ", expected >= 0");
+    }
+    if (columns < 0) {
+      throw new IllegalArgumentException("columns is " + columns + ", expected >= 0");
     }
     if ((long) rows * columns > values.length) {
       throw new IllegalArgumentException(
@@ -45,8 +48,10 @@ public record RowBatch(float[] values, int rows, int columns, float[] labels, lo
       throw new IllegalArgumentException(
           "labels has length " + labels.length + ", expected at least rows = " + rows);
     }
-    if (firstRowId < 0) {
-      throw new IllegalArgumentException("firstRowId is " + firstRowId + ", expected >= 0");
+    if (firstRowId < 0 || firstRowId > Long.MAX_VALUE - rows) {
+      throw new IllegalArgumentException(
+          "firstRowId is " + firstRowId + ", expected in [0, Long.MAX_VALUE - rows] for rows = "
+              + rows);
     }
   }
 

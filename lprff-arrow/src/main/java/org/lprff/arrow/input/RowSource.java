@@ -15,7 +15,7 @@ import java.util.List;
  * <p>Malformed input raises {@link InputFormatException} (unchecked) naming the place and the text;
  * I/O failures raise {@link IOException}. Not thread-safe.
  */
-public interface RowSource extends AutoCloseable {
+public interface RowSource extends RowBatches, AutoCloseable {
 
   /** Feature values per row (the label is not counted). */
   int columns();
@@ -33,6 +33,7 @@ public interface RowSource extends AutoCloseable {
    * The next batch, or null at the end. The returned batch's arrays are reused by the following
    * call: copy ({@link RowBatch#copy()}) what must outlive it.
    */
+  @Override
   RowBatch next() throws IOException;
 
   @Override

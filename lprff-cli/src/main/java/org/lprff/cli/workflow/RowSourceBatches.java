@@ -2,10 +2,9 @@ package org.lprff.cli.workflow;
 
 import java.io.IOException;
 import org.lprff.arrow.LabelType;
-import org.lprff.arrow.RawBatch;
-import org.lprff.arrow.RawBatchSource;
 import org.lprff.arrow.input.Labels;
 import org.lprff.arrow.input.RowBatch;
+import org.lprff.arrow.input.RowBatches;
 import org.lprff.arrow.input.RowSource;
 import org.lprff.arrow.input.Standardization;
 
@@ -14,7 +13,7 @@ import org.lprff.arrow.input.Standardization;
  * when statistics are given, labels checked as class indices for {@link LabelType#CLASSES} and
  * dropped for {@link LabelType#NONE}. Row ids are the source's 0-based row numbers.
  */
-public final class RowSourceBatches implements RawBatchSource {
+public final class RowSourceBatches implements RowBatches {
 
   private final RowSource source;
   private final Standardization standardization;
@@ -37,7 +36,7 @@ public final class RowSourceBatches implements RawBatchSource {
   }
 
   @Override
-  public RawBatch next() throws IOException {
+  public RowBatch next() throws IOException {
     RowBatch batch = source.next();
     if (batch == null) {
       return null;
@@ -55,11 +54,9 @@ public final class RowSourceBatches implements RawBatchSource {
       }
     }
     rows += batch.rows();
-    return new RawBatch(
-        batch.values(),
-        batch.rows(),
-        labelType == LabelType.NONE ? null : batch.labels(),
-        batch.firstRowId());
+    return labelType == LabelType.NONE && batch.labels() != null
+        ? new RowBatch(batch.values(), batch.rows(), batch.columns(), null, batch.firstRowId())
+        : batch;
   }
 
   /** Rows handed out so far. */
