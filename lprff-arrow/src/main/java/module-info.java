@@ -1,7 +1,8 @@
 /**
  * LP-RFF features as Apache Arrow: the feature and model files (IPC file and stream framings),
- * the zero-copy mini-batch sources that hand Arrow buffers to the training core, and the readers
- * of outside rows (CSV, LIBSVM, IDX, Arrow).
+ * the training source that hands a feature file's bytes to the training core without copying
+ * them, and the readers of outside rows (CSV, LIBSVM, IDX, Arrow). {@code org.lprff.arrow.memory}
+ * (Arrow buffers as memory segments) is internal.
  */
 module org.lprff.arrow {
   requires transitive org.lprff.vector;

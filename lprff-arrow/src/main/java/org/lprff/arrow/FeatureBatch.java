@@ -11,6 +11,7 @@ import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.lprff.arrow.memory.ArrowSegments;
 import org.lprff.vector.featurize.Featurizer;
 
 /**

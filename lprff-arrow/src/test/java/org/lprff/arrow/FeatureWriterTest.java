@@ -34,6 +34,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.arrow.memory.ArrowSegments;
 import org.lprff.arrow.input.RowBatch;
 import org.lprff.arrow.input.RowBatches;
 import org.lprff.vector.codec.PackedFeatures;

@@ -1,4 +1,4 @@
-package org.lprff.arrow;
+package org.lprff.arrow.memory;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
