@@ -45,6 +45,27 @@ public final class FeatureBatch implements AutoCloseable {
   private int rows;
   private boolean closed;
 
+  /**
+   * Refuses a null argument or a featurizer whose spec is not the schema's: what every writer of
+   * feature record batches checks first.
+   */
+  static void checkArguments(
+      Featurizer featurizer, FeatureSchema schema, BufferAllocator allocator) {
+    if (featurizer == null) {
+      throw new IllegalArgumentException("featurizer is null");
+    }
+    if (schema == null) {
+      throw new IllegalArgumentException("schema is null");
+    }
+    if (allocator == null) {
+      throw new IllegalArgumentException("allocator is null");
+    }
+    if (!featurizer.spec().equals(schema.spec())) {
+      throw new IllegalArgumentException(
+          "featurizer spec " + featurizer.spec() + " differs from the schema's " + schema.spec());
+    }
+  }
+
   private FeatureBatch(
       Featurizer featurizer, FeatureSchema schema, int capacity, BufferAllocator allocator) {
     this.featurizer = featurizer;
@@ -103,19 +124,7 @@ public final class FeatureBatch implements AutoCloseable {
    */
   public static FeatureBatch allocate(
       Featurizer featurizer, FeatureSchema schema, int capacity, BufferAllocator allocator) {
-    if (featurizer == null) {
-      throw new IllegalArgumentException("featurizer is null");
-    }
-    if (schema == null) {
-      throw new IllegalArgumentException("schema is null");
-    }
-    if (allocator == null) {
-      throw new IllegalArgumentException("allocator is null");
-    }
-    if (!featurizer.spec().equals(schema.spec())) {
-      throw new IllegalArgumentException(
-          "featurizer spec " + featurizer.spec() + " differs from the schema's " + schema.spec());
-    }
+    checkArguments(featurizer, schema, allocator);
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity is " + capacity + ", expected >= 1");
     }

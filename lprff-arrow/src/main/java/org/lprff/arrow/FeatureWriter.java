@@ -158,19 +158,7 @@ public final class FeatureWriter implements AutoCloseable {
       if (target.getFileName() == null) {
         throw new IllegalArgumentException("target " + target + " has no file name");
       }
-      if (featurizer == null) {
-        throw new IllegalArgumentException("featurizer is null");
-      }
-      if (schema == null) {
-        throw new IllegalArgumentException("schema is null");
-      }
-      if (allocator == null) {
-        throw new IllegalArgumentException("allocator is null");
-      }
-      if (!featurizer.spec().equals(schema.spec())) {
-        throw new IllegalArgumentException(
-            "featurizer spec " + featurizer.spec() + " differs from the schema's " + schema.spec());
-      }
+      FeatureBatch.checkArguments(featurizer, schema, allocator);
       this.target = target;
       this.featurizer = featurizer;
       this.schema = schema;

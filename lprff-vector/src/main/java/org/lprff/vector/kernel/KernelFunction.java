@@ -142,9 +142,7 @@ public sealed interface KernelFunction
       int n = checkFrequencies(d, m, w);
       double[] z = new double[n];
       RandomParameters.fillNormalDouble(seed, RandomParameters.STREAM_FREQUENCIES, 0, z, 0, n);
-      for (int k = 0; k < n; k++) {
-        w[k] = (float) (z[k] / sigma);
-      }
+      divide(z, sigma, w);
     }
   }
 
@@ -184,9 +182,7 @@ public sealed interface KernelFunction
       int n = checkFrequencies(d, m, w);
       double[] c = new double[n];
       RandomParameters.fillCauchyDouble(seed, RandomParameters.STREAM_FREQUENCIES, 0, c, 0, n);
-      for (int k = 0; k < n; k++) {
-        w[k] = (float) (c[k] / sigma);
-      }
+      divide(c, sigma, w);
     }
   }
 
@@ -262,6 +258,13 @@ public sealed interface KernelFunction
 
   // ---- shared helpers (interface members are public; these are not part of the documented API
   // beyond what their names say).
+
+  /** w[k] = draws[k] / sigma, rounded once to float: the scaled frequencies of a unit draw. */
+  private static void divide(double[] draws, double sigma, float[] w) {
+    for (int k = 0; k < draws.length; k++) {
+      w[k] = (float) (draws[k] / sigma);
+    }
+  }
 
   private static void checkScale(String name, double value) {
     if (!(value > 0) || Double.isInfinite(value)) {

@@ -98,19 +98,7 @@ public final class ExactKernelRidge {
     void multiply(double[] c, int cOff, int count, double[] out, int outOff) {
       int n = alpha.length;
       for (int r = 0; r < count; r++) {
-        int base = cOff + r * n;
-        // Two accumulators: independent add chains, and the JIT may not reorder a double sum.
-        double s0 = 0;
-        double s1 = 0;
-        int j = 0;
-        for (; j + 1 < n; j += 2) {
-          s0 += c[base + j] * alpha[j];
-          s1 += c[base + j + 1] * alpha[j + 1];
-        }
-        if (j < n) {
-          s0 += c[base + j] * alpha[j];
-        }
-        out[outOff + r] = intercept + (s0 + s1);
+        out[outOff + r] = intercept + Dots.dot(c, cOff + r * n, alpha, 0, n);
       }
     }
   }

@@ -269,21 +269,8 @@ public final class NystromFeatures {
           float[] part = Arrays.copyOfRange(rows, r0 * d, r1 * d);
           double[] c = KernelMatrix.cross(kernel, part, r1 - r0, landmarks, m, d).data;
           for (int r = 0; r < r1 - r0; r++) {
-            int cRow = r * m;
             for (int k = 0; k < f; k++) {
-              int pRow = k * m;
-              // Two accumulators: independent add chains (the JIT keeps a double sum in order).
-              double s0 = 0;
-              double s1 = 0;
-              int j = 0;
-              for (; j + 1 < m; j += 2) {
-                s0 += projection[pRow + j] * c[cRow + j];
-                s1 += projection[pRow + j + 1] * c[cRow + j + 1];
-              }
-              if (j < m) {
-                s0 += projection[pRow + j] * c[cRow + j];
-              }
-              out[(r0 + r) * f + k] = (float) (s0 + s1);
+              out[(r0 + r) * f + k] = (float) Dots.dot(projection, k * m, c, r * m, m);
             }
           }
         });

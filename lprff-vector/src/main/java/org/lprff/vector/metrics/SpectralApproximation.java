@@ -263,17 +263,7 @@ public record SpectralApproximation(
       int w = r * n;
       for (int i = 0; i < n; i++) {
         int li = i * n;
-        double a = 0;
-        double c = 0;
-        int k = 0;
-        for (; k + 1 < i; k += 2) {
-          a += lower[li + k] * b[w + k];
-          c += lower[li + k + 1] * b[w + k + 1];
-        }
-        if (k < i) {
-          a += lower[li + k] * b[w + k];
-        }
-        b[w + i] = (b[w + i] - (a + c)) / lower[li + i];
+        b[w + i] = (b[w + i] - Dots.dot(lower, li, b, w, i)) / lower[li + i];
       }
     }
 

@@ -121,28 +121,97 @@ public final class RandomParameters {
   /** out[off + i] = (float) normal(seed, stream, firstIndex + i) for i in [0, count). */
   public static void fillNormal(
       long seed, int stream, int firstIndex, float[] out, int off, int count) {
-    long row = row(stream);
-    fillFloats(
-        firstIndex, out, off, count, (first, buffer, n) -> normals(seed, row, first, 0, buffer, n));
+    fillFloats(firstIndex, out, off, count, normals(seed, row(stream)));
   }
 
   /** out[off + i] = (float) cauchy(seed, stream, firstIndex + i) for i in [0, count). */
   public static void fillCauchy(
       long seed, int stream, int firstIndex, float[] out, int off, int count) {
-    long row = row(stream);
-    fillFloats(
-        firstIndex, out, off, count,
-        (first, buffer, n) -> {
-          uniformsOpen(seed, row, first, 0, buffer, n);
-          for (int i = 0; i < n; i++) {
-            buffer[i] = cauchyFromUniform(buffer[i]);
-          }
-        });
+    fillFloats(firstIndex, out, off, count, cauchies(seed, row(stream)));
   }
 
-  /** Draws {@code n} values for indices first .. first + n - 1 into {@code buffer}. */
+  /** out[off + i] = rademacher(seed, stream, firstIndex + i) for i in [0, count). */
+  public static void fillRademacher(
+      long seed, int stream, int firstIndex, float[] out, int off, int count) {
+    long row = row(stream);
+    fillFloats(firstIndex, out, off, count, (first, buffer, n) -> {
+      int[] bits = new int[n];
+      CounterRng.fillBits(seed, row, first, 0, bits, 0, n);
+      for (int i = 0; i < n; i++) {
+        buffer[i] = bits[i] < 0 ? -1 : 1;
+      }
+    });
+  }
+
+  /** out[off + i] = (float) chiSquared(seed, stream, firstIndex + i, dof) for i in [0, count). */
+  public static void fillChiSquared(
+      long seed, int stream, int firstIndex, int dof, float[] out, int off, int count) {
+    checkDof(dof);
+    fillFloats(firstIndex, out, off, count, chiSquares(seed, row(stream), dof));
+  }
+
+  /**
+   * out[off + i] = uniformOpen(seed, stream, firstIndex + i). Into double[] because rounding to
+   * float would map values within 2^-25 of 1 to 1.
+   */
+  public static void fillUniformOpen(
+      long seed, int stream, int firstIndex, double[] out, int off, int count) {
+    long row = row(stream);
+    fillDoubles(firstIndex, out, off, count,
+        (first, buffer, n) -> uniformsOpen(seed, row, first, 0, buffer, n));
+  }
+
+  /** The normals of {@link #fillNormal} in double, for callers that scale before rounding. */
+  public static void fillNormalDouble(
+      long seed, int stream, int firstIndex, double[] out, int off, int count) {
+    fillDoubles(firstIndex, out, off, count, normals(seed, row(stream)));
+  }
+
+  /** The Cauchy values of {@link #fillCauchy} in double. */
+  public static void fillCauchyDouble(
+      long seed, int stream, int firstIndex, double[] out, int off, int count) {
+    fillDoubles(firstIndex, out, off, count, cauchies(seed, row(stream)));
+  }
+
+  /** The chi-squared values of {@link #fillChiSquared} in double. */
+  public static void fillChiSquaredDouble(
+      long seed, int stream, int firstIndex, int dof, double[] out, int off, int count) {
+    checkDof(dof);
+    fillDoubles(firstIndex, out, off, count, chiSquares(seed, row(stream), dof));
+  }
+
+  // ---- bulk draws: one chunked loop for every distribution.
+
+  /** Draws {@code n} values for indices first .. first + n - 1 into {@code buffer[0, n)}. */
   private interface Draws {
     void into(int first, double[] buffer, int n);
+  }
+
+  private static Draws normals(long seed, long row) {
+    return (first, buffer, n) -> normals(seed, row, first, 0, buffer, n);
+  }
+
+  private static Draws cauchies(long seed, long row) {
+    return (first, buffer, n) -> {
+      uniformsOpen(seed, row, first, 0, buffer, n);
+      for (int i = 0; i < n; i++) {
+        buffer[i] = cauchyFromUniform(buffer[i]);
+      }
+    };
+  }
+
+  /** Sums of dof squared normals, normal j from draws 4j .. 4j+3, summed in order j = 0, 1, .... */
+  private static Draws chiSquares(long seed, long row, int dof) {
+    return (first, buffer, n) -> {
+      double[] z = new double[n];
+      Arrays.fill(buffer, 0, n, 0.0);
+      for (int j = 0; j < dof; j++) {
+        normals(seed, row, first, 4 * j, z, n);
+        for (int i = 0; i < n; i++) {
+          buffer[i] += z[i] * z[i];
+        }
+      }
+    };
   }
 
   /** Bulk draws in chunks of at most CHUNK doubles, each rounded once to float. */
@@ -158,56 +227,13 @@ public final class RandomParameters {
     }
   }
 
-  /** out[off + i] = rademacher(seed, stream, firstIndex + i) for i in [0, count). */
-  public static void fillRademacher(
-      long seed, int stream, int firstIndex, float[] out, int off, int count) {
-    long row = row(stream);
-    checkFill(firstIndex, out == null ? -1 : out.length, off, count);
-    int[] bits = new int[Math.min(count, CHUNK)];
-    for (int done = 0; done < count; done += bits.length) {
-      int n = Math.min(bits.length, count - done);
-      CounterRng.fillBits(seed, row, firstIndex + done, 0, bits, 0, n);
-      for (int i = 0; i < n; i++) {
-        out[off + done + i] = bits[i] < 0 ? -1f : 1f;
-      }
-    }
-  }
-
-  /** out[off + i] = (float) chiSquared(seed, stream, firstIndex + i, dof) for i in [0, count). */
-  public static void fillChiSquared(
-      long seed, int stream, int firstIndex, int dof, float[] out, int off, int count) {
-    checkDof(dof);
-    long row = row(stream);
-    checkFill(firstIndex, out == null ? -1 : out.length, off, count);
-    double[] sum = new double[Math.min(count, CHUNK)];
-    double[] z = new double[sum.length];
-    for (int done = 0; done < count; done += sum.length) {
-      int n = Math.min(sum.length, count - done);
-      Arrays.fill(sum, 0, n, 0.0);
-      for (int j = 0; j < dof; j++) {
-        normals(seed, row, firstIndex + done, 4 * j, z, n);
-        for (int i = 0; i < n; i++) {
-          sum[i] += z[i] * z[i];
-        }
-      }
-      for (int i = 0; i < n; i++) {
-        out[off + done + i] = (float) sum[i];
-      }
-    }
-  }
-
-  /**
-   * out[off + i] = uniformOpen(seed, stream, firstIndex + i). Into double[] because rounding to
-   * float would map values within 2^-25 of 1 to 1.
-   */
-  public static void fillUniformOpen(
-      long seed, int stream, int firstIndex, double[] out, int off, int count) {
-    long row = row(stream);
+  /** Bulk draws in chunks of at most CHUNK doubles. */
+  private static void fillDoubles(int firstIndex, double[] out, int off, int count, Draws draws) {
     checkFill(firstIndex, out == null ? -1 : out.length, off, count);
     double[] buffer = new double[Math.min(count, CHUNK)];
     for (int done = 0; done < count; done += buffer.length) {
       int n = Math.min(buffer.length, count - done);
-      uniformsOpen(seed, row, firstIndex + done, 0, buffer, n);
+      draws.into(firstIndex + done, buffer, n);
       System.arraycopy(buffer, 0, out, off + done, n);
     }
   }
@@ -304,53 +330,6 @@ public final class RandomParameters {
     uniformsOpen(seed, row, firstColumn, firstDraw + 2, u2, n);
     for (int i = 0; i < n; i++) {
       out[i] = boxMuller(out[i], u2[i]);
-    }
-  }
-
-  /** Package-private double fill of normals, for callers that scale before rounding to float. */
-  public static void fillNormalDouble(
-      long seed, int stream, int firstIndex, double[] out, int off, int count) {
-    long row = row(stream);
-    checkFill(firstIndex, out.length, off, count);
-    double[] buffer = new double[Math.min(count, CHUNK)];
-    for (int done = 0; done < count; done += buffer.length) {
-      int n = Math.min(buffer.length, count - done);
-      normals(seed, row, firstIndex + done, 0, buffer, n);
-      System.arraycopy(buffer, 0, out, off + done, n);
-    }
-  }
-
-  /** Package-private double fill of Cauchy values. */
-  public static void fillCauchyDouble(
-      long seed, int stream, int firstIndex, double[] out, int off, int count) {
-    long row = row(stream);
-    checkFill(firstIndex, out.length, off, count);
-    double[] buffer = new double[Math.min(count, CHUNK)];
-    for (int done = 0; done < count; done += buffer.length) {
-      int n = Math.min(buffer.length, count - done);
-      uniformsOpen(seed, row, firstIndex + done, 0, buffer, n);
-      for (int i = 0; i < n; i++) {
-        out[off + done + i] = cauchyFromUniform(buffer[i]);
-      }
-    }
-  }
-
-  /** Package-private double fill of chi-squared values. */
-  public static void fillChiSquaredDouble(
-      long seed, int stream, int firstIndex, int dof, double[] out, int off, int count) {
-    checkDof(dof);
-    long row = row(stream);
-    checkFill(firstIndex, out.length, off, count);
-    double[] z = new double[Math.min(count, CHUNK)];
-    for (int done = 0; done < count; done += z.length) {
-      int n = Math.min(z.length, count - done);
-      Arrays.fill(out, off + done, off + done + n, 0.0);
-      for (int j = 0; j < dof; j++) {
-        normals(seed, row, firstIndex + done, 4 * j, z, n);
-        for (int i = 0; i < n; i++) {
-          out[off + done + i] += z[i] * z[i];
-        }
-      }
     }
   }
 

@@ -18,53 +18,43 @@ public final class ScalarCounterRng implements CounterRngBody {
 
   @Override
   public void fillBits(long seed, long row, int firstColumn, int draw, int[] out, int off, int count) {
-    assert count >= 0 && firstColumn >= 0 && firstColumn + (long) count <= Integer.MAX_VALUE;
-    if (count == 0) {
-      return;
-    }
-    int end = firstColumn + count;
-    int[] words = new int[4];
-    int[] ks = keySchedule(seed);
-    for (int group = firstColumn >>> 5; group <= (end - 1) >>> 5; group++) {
-      int groupStart = group << 5;
-      for (int lane = 0; lane < 8; lane++) {
-        boolean computed = false;
-        for (int w = 0; w < 4; w++) {
-          int column = groupStart + 8 * w + lane;
-          if (column >= firstColumn && column < end) {
-            if (!computed) {
-              block(ks, row, (group << 3) | lane, draw, words);
-              computed = true;
-            }
-            out[off + column - firstColumn] = words[w];
-          }
-        }
-      }
-    }
+    fill(seed, row, firstColumn, draw, out, off, count, 4);
   }
 
   @Override
   public void fillBits16(
       long seed, long row, int firstColumn, int draw, int[] out, int off, int count) {
+    fill(seed, row, firstColumn, draw, out, off, count, 8);
+  }
+
+  /**
+   * The column layout both fills share: a group of 8 * slots columns takes 8 lanes of one block
+   * each, and column {@code groupStart + 8 slot + lane} gets slot {@code slot} of lane {@code
+   * lane}'s block: its word (4 slots, 32 bits) or its half word (8 slots: slot = 4 half + word).
+   */
+  private static void fill(
+      long seed, long row, int firstColumn, int draw, int[] out, int off, int count, int slots) {
     assert count >= 0 && firstColumn >= 0 && firstColumn + (long) count <= Integer.MAX_VALUE;
     if (count == 0) {
       return;
     }
+    int shift = Integer.numberOfTrailingZeros(8 * slots);
     int end = firstColumn + count;
     int[] words = new int[4];
     int[] ks = keySchedule(seed);
-    for (int group = firstColumn >>> 6; group <= (end - 1) >>> 6; group++) {
-      int groupStart = group << 6;
+    for (int group = firstColumn >>> shift; group <= (end - 1) >>> shift; group++) {
+      int groupStart = group << shift;
       for (int lane = 0; lane < 8; lane++) {
         boolean computed = false;
-        for (int slot = 0; slot < 8; slot++) { // slot = 4 half + w
+        for (int slot = 0; slot < slots; slot++) {
           int column = groupStart + 8 * slot + lane;
           if (column >= firstColumn && column < end) {
             if (!computed) {
               block(ks, row, (group << 3) | lane, draw, words);
               computed = true;
             }
-            out[off + column - firstColumn] = halfOf(words[slot & 3], slot >>> 2);
+            out[off + column - firstColumn] =
+                slots == 4 ? words[slot] : halfOf(words[slot & 3], slot >>> 2);
           }
         }
       }
