@@ -8,19 +8,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /** A child allocator per test; the test fails if it ends with bytes still allocated. */
-abstract class ArrowTestBase {
+public abstract class ArrowTestBase {
 
   private RootAllocator root;
   protected BufferAllocator allocator;
 
   @BeforeEach
-  void openAllocator() {
+  protected void openAllocator() {
     root = new RootAllocator();
     allocator = root.newChildAllocator(getClass().getSimpleName(), 0, Long.MAX_VALUE);
   }
 
   @AfterEach
-  void closeAllocatorAndCheckForLeaks() {
+  protected void closeAllocatorAndCheckForLeaks() {
     long outstanding = allocator.getAllocatedMemory();
     allocator.close();
     root.close();

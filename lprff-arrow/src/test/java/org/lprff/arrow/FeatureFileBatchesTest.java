@@ -283,6 +283,37 @@ class FeatureFileBatchesTest extends ArrowTestBase {
     }
   }
 
+  /** The gather scratch of order ROWS follows the batch size asked for, epoch by epoch. */
+  @Test
+  void eachEpochMayAskForAnotherBatchSize() throws IOException {
+    Fixture f = fixture(16, LabelType.REGRESSION);
+    for (Access access : Access.values()) {
+      try (FeatureFileBatches source = open(f, access, Order.ROWS)) {
+        int epoch = 0;
+        for (int batchSize : new int[] {8, 100, 3, RECORD_BATCH + 1}) {
+          boolean[] seen = new boolean[N];
+          int rows = 0;
+          try (Batches it = source.epoch(epoch++, batchSize, 2)) {
+            while (it.hasNext()) {
+              MiniBatch mb = it.next();
+              assertTrue(mb.rows() <= Math.min(batchSize, RECORD_BATCH), access + " " + batchSize);
+              for (int i = 0; i < mb.rows(); i++) {
+                int global = (int) (mb.rowIds()[i] - FIRST_ROW_ID);
+                assertFalse(seen[global]);
+                seen[global] = true;
+                assertArrayEquals(Arrays.copyOfRange(f.expected(), global * f.spec().rowBytes(),
+                    (global + 1) * f.spec().rowBytes()), row(mb.features(), i));
+                assertEquals(f.labels()[global], mb.targets()[i]);
+              }
+              rows += mb.rows();
+            }
+          }
+          assertEquals(N, rows, access + " batch size " + batchSize);
+        }
+      }
+    }
+  }
+
   @Test
   void startingAnotherEpochEndsTheCurrentOne() throws IOException {
     Fixture f = fixture(4, LabelType.NONE);

@@ -13,8 +13,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
@@ -32,33 +30,16 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.lprff.arrow.ArrowTestBase;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every test writes with Arrow Java into a child allocator and ends with zero bytes outstanding.
  */
-class ArrowRowSourceTest {
+class ArrowRowSourceTest extends ArrowTestBase {
 
   @TempDir Path dir;
-  private RootAllocator root;
-  private BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    root = new RootAllocator();
-    allocator = root.newChildAllocator("test", 0, Long.MAX_VALUE);
-  }
-
-  @AfterEach
-  void closeAndCheckForLeaks() {
-    long outstanding = allocator.getAllocatedMemory();
-    allocator.close();
-    root.close();
-    assertEquals(0, outstanding, "bytes still allocated after the test");
-  }
 
   private static final ArrowType FLOAT32 =
       new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);

@@ -9,8 +9,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FixedSizeBinaryVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.IntVector;
@@ -18,29 +16,12 @@ import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.FieldType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.lprff.arrow.ArrowTestBase;
 import org.lprff.vector.layout.LittleEndian;
 
-class ArrowSegmentsTest {
+class ArrowSegmentsTest extends ArrowTestBase {
 
-  private RootAllocator root;
-  private BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    root = new RootAllocator();
-    allocator = root.newChildAllocator("test", 0, Long.MAX_VALUE);
-  }
-
-  @AfterEach
-  void closeAndCheckForLeaks() {
-    long outstanding = allocator.getAllocatedMemory();
-    allocator.close();
-    root.close();
-    assertEquals(0, outstanding, "bytes still allocated after the test");
-  }
 
   @Test
   void segmentAliasesTheBufferBothWays() {
