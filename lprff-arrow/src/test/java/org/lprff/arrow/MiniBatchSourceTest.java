@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.lprff.arrow.FeatureTestData.FIRST_ROW_ID;
 import static org.lprff.arrow.FeatureTestData.spec;
+import static org.lprff.fixtures.Messages.assertMessage;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -312,14 +313,14 @@ class MiniBatchSourceTest extends ArrowTestBase {
   @Test
   void argumentsAreValidated() throws IOException {
     Fixture f = fixture(4, LabelType.NONE);
-    FeatureBatchTest.assertMessage("batchSize is 0, expected >= 1",
+    assertMessage("batchSize is 0, expected >= 1",
         () -> MiniBatchSource.mapped(f.file(), 0, Order.ROWS, 1));
-    FeatureBatchTest.assertMessage("order is null",
+    assertMessage("order is null",
         () -> MiniBatchSource.reader(f.file(), allocator, 4, null, 1));
-    FeatureBatchTest.assertMessage("allocator is null",
+    assertMessage("allocator is null",
         () -> MiniBatchSource.reader(f.file(), null, 4, Order.ROWS, 1));
     try (MiniBatchSource source = open(f, Access.MAPPED, Order.ROWS, 1)) {
-      FeatureBatchTest.assertMessage("epoch is -1, expected >= 0", () -> source.epoch(-1));
+      assertMessage("epoch is -1, expected >= 0", () -> source.epoch(-1));
       MiniBatch mb = source.epoch(0).next();
       assertThrows(IllegalStateException.class, () -> mb.label(0));
       assertThrows(IndexOutOfBoundsException.class, () -> mb.rowIndex(mb.rows()));
