@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.lprff.arrow.FeatureTestData.D;
 import static org.lprff.arrow.FeatureTestData.rows;
 import static org.lprff.arrow.FeatureTestData.spec;
+import static org.lprff.fixtures.Messages.assertMessage;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -23,7 +23,6 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 import org.lprff.arrow.memory.ArrowSegments;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
@@ -177,12 +176,6 @@ class FeatureBatchTest extends ArrowTestBase {
     batch.close(); // idempotent
     assertThrows(IllegalStateException.class, batch::root);
     assertThrows(IllegalStateException.class, () -> batch.append(new float[D], 1, null, 0));
-  }
-
-  static void assertMessage(String expectedPart, Executable call) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
-    assertTrue(e.getMessage().contains(expectedPart),
-        "message '" + e.getMessage() + "' does not contain '" + expectedPart + "'");
   }
 
   @Test

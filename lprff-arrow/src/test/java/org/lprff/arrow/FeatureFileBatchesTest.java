@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.lprff.arrow.FeatureTestData.FIRST_ROW_ID;
 import static org.lprff.arrow.FeatureTestData.spec;
+import static org.lprff.fixtures.Messages.assertMessage;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -365,15 +366,15 @@ class FeatureFileBatchesTest extends ArrowTestBase {
   @Test
   void argumentsAreValidated() throws IOException {
     Fixture f = fixture(4, LabelType.NONE);
-    FeatureBatchTest.assertMessage("order is null",
+    assertMessage("order is null",
         () -> FeatureFileBatches.reader(f.file(), allocator, null, false));
-    FeatureBatchTest.assertMessage("allocator is null",
+    assertMessage("allocator is null",
         () -> FeatureFileBatches.reader(f.file(), null, Order.ROWS, false));
-    FeatureBatchTest.assertMessage("file is null",
+    assertMessage("file is null",
         () -> FeatureFileBatches.mapped(null, Order.ROWS, false));
     try (FeatureFileBatches source = open(f, Access.MAPPED, Order.ROWS)) {
-      FeatureBatchTest.assertMessage("batchSize is 0, expected >= 1", () -> source.epoch(0, 0, 1));
-      FeatureBatchTest.assertMessage("epoch is -1, expected >= 0", () -> source.epoch(-1, BATCH, 1));
+      assertMessage("batchSize is 0, expected >= 1", () -> source.epoch(0, 0, 1));
+      assertMessage("epoch is -1, expected >= 0", () -> source.epoch(-1, BATCH, 1));
       MiniBatch mb = source.epoch(0, BATCH, 1).next();
       assertNull(mb.targets());
       assertNull(mb.classes());

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.lprff.arrow.FeatureTestData.D;
 import static org.lprff.arrow.FeatureTestData.FIRST_ROW_ID;
 import static org.lprff.arrow.FeatureTestData.spec;
+import static org.lprff.fixtures.Messages.assertMessage;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -376,15 +377,15 @@ class FeatureWriterTest extends ArrowTestBase {
     FeaturizerSpec spec = spec(4);
     FeatureSchema schema = FeatureSchema.of(spec, LabelType.NONE, false);
     Featurizer featurizer = Featurizer.of(spec);
-    FeatureBatchTest.assertMessage("batchSize is 0, expected >= 1",
+    assertMessage("batchSize is 0, expected >= 1",
         () -> FeatureWriter.builder(dir.resolve("x"), featurizer, schema, allocator).batchSize(0));
-    FeatureBatchTest.assertMessage("differs from the schema's",
+    assertMessage("differs from the schema's",
         () -> FeatureWriter.builder(dir.resolve("x"), Featurizer.of(spec(8)), schema, allocator));
-    FeatureBatchTest.assertMessage("totalRows is -2",
+    assertMessage("totalRows is -2",
         () -> FeatureWriter.builder(dir.resolve("x"), featurizer, schema, allocator).totalRows(-2));
-    FeatureBatchTest.assertMessage("rows is -1, expected >= 0", () -> new RowBatch(new float[0], -1, D, null, 0));
-    FeatureBatchTest.assertMessage("labels has length 1, expected at least rows = 2",
+    assertMessage("rows is -1, expected >= 0", () -> new RowBatch(new float[0], -1, D, null, 0));
+    assertMessage("labels has length 1, expected at least rows = 2",
         () -> new RowBatch(new float[10], 2, D, new float[1], 0));
-    FeatureBatchTest.assertMessage("firstRowId is -3", () -> new RowBatch(new float[10], 2, D, null, -3));
+    assertMessage("firstRowId is -3", () -> new RowBatch(new float[10], 2, D, null, -3));
   }
 }

@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.lprff.arrow.LabelType;
 import org.lprff.arrow.input.Standardization;
 import org.lprff.cli.output.Progress;
+import org.lprff.fixtures.Idx;
 import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
@@ -181,7 +182,7 @@ class FeaturizeCommandTest {
     }
     Path images = dir.resolve("images-idx3-ubyte");
     Path labels = dir.resolve("labels-idx1-ubyte");
-    Inputs.writeIdx(images, labels, image, n, 4, 3, classes);
+    new Idx.Images(n, 4, 3, image, classes).write(images, labels, false);
     Path out = dir.resolve("idx.arrow");
     Cli.ok("featurize", "-i", images.toString(), "--idx-labels", labels.toString(),
         "--sigma", "4", "-m", "32", "-b", "8", "--projection", "fastfood", "-o", out.toString(),

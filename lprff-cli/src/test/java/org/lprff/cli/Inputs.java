@@ -1,8 +1,6 @@
 package org.lprff.cli;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -103,20 +101,6 @@ final class Inputs {
         std[c] = Math.sqrt(std[c] / (rows - 1));
       }
       return std;
-    }
-  }
-
-  /** An IDX images file of n images of rows x cols pixels and its labels file (not gzipped). */
-  static void writeIdx(Path images, Path labels, byte[] pixels, int n, int rows, int cols,
-      byte[] classes) throws IOException {
-    try (OutputStream out = Files.newOutputStream(images)) {
-      out.write(ByteBuffer.allocate(16).putInt(0x00000803).putInt(n).putInt(rows).putInt(cols)
-          .array());
-      out.write(pixels);
-    }
-    try (OutputStream out = Files.newOutputStream(labels)) {
-      out.write(ByteBuffer.allocate(8).putInt(0x00000801).putInt(n).array());
-      out.write(classes);
     }
   }
 

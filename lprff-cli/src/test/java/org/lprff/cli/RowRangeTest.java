@@ -13,6 +13,7 @@ import java.util.SplittableRandom;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.fixtures.Idx;
 
 /** {@code featurize --rows FROM:TO}: the rows of a range, with their input row ids and bits. */
 class RowRangeTest {
@@ -32,7 +33,7 @@ class RowRangeTest {
     }
     Path images = dir.resolve("images.idx");
     Path labels = dir.resolve("labels.idx");
-    Inputs.writeIdx(images, labels, pixels, 50, 2, 3, classes);
+    new Idx.Images(50, 2, 3, pixels, classes).write(images, labels, false);
     return new Path[] {images, labels};
   }
 

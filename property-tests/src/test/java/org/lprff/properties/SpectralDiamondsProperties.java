@@ -2,7 +2,6 @@ package org.lprff.properties;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Locale;
@@ -12,8 +11,8 @@ import java.util.concurrent.ForkJoinPool;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
 import org.ejml.interfaces.linsol.LinearSolverDense;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.lprff.fixtures.Diamonds;
 import org.lprff.vector.codec.PackedFeatures;
 import org.lprff.vector.codec.QuantizationScale;
 import org.lprff.vector.codec.Quantizer;
@@ -78,12 +77,10 @@ class SpectralDiamondsProperties {
   static final double BETA = 0x1p-14;
 
   @Test
-  void deltaOneFallsWhileLowPrecisionDeltaTwoPlateausBelowDeltaBSquaredOverLambda()
-      throws IOException {
+  void deltaOneFallsWhileLowPrecisionDeltaTwoPlateausBelowDeltaBSquaredOverLambda() {
     int n = Integer.getInteger("lprff.props.spectralN", DEFAULT_N);
-    float[] rows = DiamondsSample.load(n, 2024);
-    Assumptions.assumeTrue(rows != null, DiamondsSample.missing());
-    int d = DiamondsSample.D;
+    float[] rows = Diamonds.split(Diamonds.shuffled(2024), n, 0).trainX();
+    int d = Diamonds.D;
     Executor executor = ForkJoinPool.commonPool();
     KernelFunction kernel = new KernelFunction.Gaussian(4);
     double lambda = 1e-3 * n;

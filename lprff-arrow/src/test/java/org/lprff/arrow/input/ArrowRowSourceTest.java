@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lprff.fixtures.Messages.assertMentions;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -33,6 +34,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.lprff.arrow.ArrowTestBase;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.fixtures.Diamonds;
 
 /**
  * Every test writes with Arrow Java into a child allocator and ends with zero bytes outstanding.
@@ -103,13 +105,6 @@ class ArrowRowSourceTest extends ArrowTestBase {
     InputFormatException e = assertThrows(InputFormatException.class, () -> read(path, label, 4));
     assertEquals(0, allocator.getAllocatedMemory(), "bytes outstanding after a failed read");
     return e;
-  }
-
-  private static void assertMentions(Exception e, String... parts) {
-    for (String part : parts) {
-      assertTrue(
-          e.getMessage().contains(part), "message '" + e.getMessage() + "' lacks '" + part + "'");
-    }
   }
 
   private static double x(int id, int column) {
@@ -457,7 +452,7 @@ class ArrowRowSourceTest extends ArrowTestBase {
   void diamondsThroughArrowMatchesTheCsv() throws IOException {
     Drained csv;
     List<String> names;
-    try (CsvRowSource source = CsvRowSource.open(TestData.diamonds(), LabelColumn.LAST, 4096)) {
+    try (CsvRowSource source = CsvRowSource.open(Diamonds.copyTo(dir), LabelColumn.LAST, 4096)) {
       names = source.header();
       csv = Drained.of(source);
     }
@@ -466,7 +461,7 @@ class ArrowRowSourceTest extends ArrowTestBase {
       fields.add(field(name, name.equals("price") ? new ArrowType.Int(32, true) : FLOAT64));
     }
     int d = csv.columns();
-    int[] batches = {20_000, 20_000, TestData.DIAMONDS_ROWS - 40_000};
+    int[] batches = {20_000, 20_000, Diamonds.ROWS - 40_000};
     Path path =
         write(
             "diamonds.arrow",
@@ -484,7 +479,7 @@ class ArrowRowSourceTest extends ArrowTestBase {
               }
             });
     Drained arrow = read(path, LabelColumn.named("price"), 4096);
-    assertEquals(TestData.DIAMONDS_ROWS, arrow.rows());
+    assertEquals(Diamonds.ROWS, arrow.rows());
     csv.assertSameRows(arrow);
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lprff.fixtures.Messages.assertMentions;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,6 +16,7 @@ import java.util.SplittableRandom;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.fixtures.Diamonds;
 
 class CsvRowSourceTest {
 
@@ -40,13 +42,6 @@ class CsvRowSourceTest {
             Drained.of(source);
           }
         });
-  }
-
-  private static void assertMentions(Exception e, String... parts) {
-    for (String part : parts) {
-      assertTrue(
-          e.getMessage().contains(part), "message '" + e.getMessage() + "' lacks '" + part + "'");
-    }
   }
 
   @Test
@@ -264,7 +259,7 @@ class CsvRowSourceTest {
 
   @Test
   void diamondsHasItsKnownShapeAndValues() throws IOException {
-    Path path = TestData.diamonds();
+    Path path = Diamonds.copyTo(dir);
     try (CsvRowSource source = CsvRowSource.open(path, LabelColumn.named("price"), 4096)) {
       assertEquals(
           List.of("carat", "cut", "color", "clarity", "depth", "table", "x", "y", "z"),
@@ -277,8 +272,8 @@ class CsvRowSourceTest {
       assertEquals(0L, first.firstRowId());
     }
     Drained all = read(path, LabelColumn.LAST, 4096);
-    assertEquals(TestData.DIAMONDS_ROWS, all.rows());
-    int last = TestData.DIAMONDS_ROWS - 1;
+    assertEquals(Diamonds.ROWS, all.rows());
+    int last = Diamonds.ROWS - 1;
     assertArrayEquals(
         new float[] {0.75f, 5, 1, 2, 62.2f, 55, 5.83f, 5.87f, 3.64f},
         java.util.Arrays.copyOfRange(all.values(), last * 9, last * 9 + 9));

@@ -3,10 +3,9 @@ package org.lprff.arrow.input;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lprff.fixtures.Messages.assertMentions;
 
 import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -15,30 +14,15 @@ import java.util.Arrays;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.fixtures.Idx;
+import org.lprff.fixtures.TestFiles;
 
 class IdxRowSourceTest {
 
   @TempDir Path dir;
 
-  /** An IDX file's bytes: magic, sizes, then data. */
-  private static byte[] idx(int magic, int[] sizes, byte[] data) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    DataOutputStream out = new DataOutputStream(bytes); // big-endian, as IDX
-    out.writeInt(magic);
-    for (int size : sizes) {
-      out.writeInt(size);
-    }
-    out.write(data);
-    return bytes.toByteArray();
-  }
-
   private Path write(String name, byte[] content, boolean gzip) throws IOException {
-    Path path = dir.resolve(name);
-    try (OutputStream out =
-        gzip ? new GZIPOutputStream(Files.newOutputStream(path)) : Files.newOutputStream(path)) {
-      out.write(content);
-    }
-    return path;
+    return TestFiles.write(dir.resolve(name), content, gzip);
   }
 
   private static byte[] pixels(int count) {
@@ -49,13 +33,6 @@ class IdxRowSourceTest {
     return data;
   }
 
-  private static void assertMentions(Exception e, String... parts) {
-    for (String part : parts) {
-      assertTrue(
-          e.getMessage().contains(part), "message '" + e.getMessage() + "' lacks '" + part + "'");
-    }
-  }
-
   @Test
   void pixelsAndLabelsPlainAndGzipped() throws IOException {
     int count = 5;
@@ -63,8 +40,10 @@ class IdxRowSourceTest {
     byte[] labelBytes = {9, 0, 3, 255 - 256, 7};
     for (boolean gzip : new boolean[] {false, true}) {
       // Names without .gz: gzip is recognized by its magic bytes.
-      Path images = write("images" + gzip, idx(0x803, new int[] {count, 2, 3}, data), gzip);
-      Path labels = write("labels" + gzip, idx(0x801, new int[] {count}, labelBytes), gzip);
+      Path images =
+          write("images" + gzip, Idx.file(Idx.IMAGES, new int[] {count, 2, 3}, data), gzip);
+      Path labels =
+          write("labels" + gzip, Idx.file(Idx.LABELS, new int[] {count}, labelBytes), gzip);
       try (IdxRowSource source = IdxRowSource.open(images, labels, IdxRowSource.DEFAULT_SCALE, 2)) {
         assertEquals(6, source.columns());
         assertEquals(2, source.imageRows());
@@ -90,7 +69,7 @@ class IdxRowSourceTest {
     for (int p = 0; p < 256; p++) {
       all[p] = (byte) p;
     }
-    Path images = write("all", idx(0x803, new int[] {256, 1, 1}, all), false);
+    Path images = write("all", Idx.file(Idx.IMAGES, new int[] {256, 1, 1}, all), false);
     try (IdxRowSource source = IdxRowSource.open(images, null, IdxRowSource.DEFAULT_SCALE, 300)) {
       assertEquals(LabelKind.NONE, source.label());
       RowBatch batch = source.next();
@@ -111,9 +90,10 @@ class IdxRowSourceTest {
   @Test
   void batchSizesGiveTheSameRowsAndRowIds() throws IOException {
     int count = 23;
-    Path images = write("i", idx(0x803, new int[] {count, 3, 2}, pixels(count * 6)), true);
+    Path images =
+        write("i", Idx.file(Idx.IMAGES, new int[] {count, 3, 2}, pixels(count * 6)), true);
     byte[] labelBytes = Arrays.copyOf(pixels(count), count);
-    Path labels = write("l", idx(0x801, new int[] {count}, labelBytes), false);
+    Path labels = write("l", Idx.file(Idx.LABELS, new int[] {count}, labelBytes), false);
     Drained reference;
     try (IdxRowSource source = IdxRowSource.open(images, labels, 1.0, count)) {
       reference = Drained.of(source);
@@ -127,8 +107,8 @@ class IdxRowSourceTest {
 
   @Test
   void headerErrors() throws IOException {
-    Path labels = write("l", idx(0x801, new int[] {3}, new byte[3]), false);
-    Path images = write("i", idx(0x803, new int[] {2, 2, 2}, new byte[8]), false);
+    Path labels = write("l", Idx.file(Idx.LABELS, new int[] {3}, new byte[3]), false);
+    Path images = write("i", Idx.file(Idx.IMAGES, new int[] {2, 2, 2}, new byte[8]), false);
     InputFormatException swapped =
         assertThrows(InputFormatException.class, () -> IdxRowSource.open(labels, null, 1, 4));
     assertMentions(swapped, labels.toString(), "0x00000801", "expected 0x00000803", "labels file");
@@ -144,11 +124,11 @@ class IdxRowSourceTest {
         "truncated",
         "16-byte IDX header",
         "found 6 bytes");
-    Path empty = write("e", idx(0x803, new int[] {0, 28, 28}, new byte[0]), false);
+    Path empty = write("e", Idx.file(Idx.IMAGES, new int[] {0, 28, 28}, new byte[0]), false);
     assertMentions(
         assertThrows(InputFormatException.class, () -> IdxRowSource.open(empty, null, 1, 4)),
         "no data rows");
-    Path negative = write("n", idx(0x803, new int[] {-1, 28, 28}, new byte[0]), false);
+    Path negative = write("n", Idx.file(Idx.IMAGES, new int[] {-1, 28, 28}, new byte[0]), false);
     assertMentions(
         assertThrows(InputFormatException.class, () -> IdxRowSource.open(negative, null, 1, 4)),
         "dimension 0",
@@ -160,7 +140,7 @@ class IdxRowSourceTest {
   @Test
   void truncatedAndOverlongFilesNameExpectedAndActualBytes() throws IOException {
     // 4 images of 2x2 promise 16 + 16 bytes; 10 pixel bytes are there.
-    byte[] truncated = idx(0x803, new int[] {4, 2, 2}, new byte[10]);
+    byte[] truncated = Idx.file(Idx.IMAGES, new int[] {4, 2, 2}, new byte[10]);
     for (boolean gzip : new boolean[] {false, true}) {
       Path images = write("t" + gzip, truncated, gzip);
       InputFormatException e =
@@ -174,7 +154,7 @@ class IdxRowSourceTest {
       assertMentions(e, images.toString(), "truncated", "promises 32 bytes", "found 26");
     }
     // A gzip stream cut in the middle (no trailer): the deflate stream ends early.
-    byte[] full = idx(0x803, new int[] {4, 2, 2}, pixels(16));
+    byte[] full = Idx.file(Idx.IMAGES, new int[] {4, 2, 2}, pixels(16));
     ByteArrayOutputStream gz = new ByteArrayOutputStream();
     try (OutputStream out = new GZIPOutputStream(gz)) {
       out.write(full);
@@ -190,7 +170,7 @@ class IdxRowSourceTest {
               }
             });
     assertMentions(e, "truncated", "promises 32 bytes");
-    Path longer = write("long", idx(0x803, new int[] {2, 2, 2}, new byte[9]), false);
+    Path longer = write("long", Idx.file(Idx.IMAGES, new int[] {2, 2, 2}, new byte[9]), false);
     InputFormatException overlong =
         assertThrows(
             InputFormatException.class,
@@ -202,46 +182,38 @@ class IdxRowSourceTest {
     assertMentions(overlong, "longer than its header says", "expected 24 bytes");
   }
 
+  /**
+   * A Fashion-MNIST-sized set in many batches: 6,000 gzipped 28 x 28 images (the synthetic
+   * stand-in of lprff-test-fixtures), read in batches of 1024 with contiguous row ids, every
+   * pixel p / 255 of the written byte, every label the written class, 600 of each class.
+   */
   @Test
-  void fashionMnistTrainingSet() throws IOException {
-    Path images = TestData.fashion("train-images-idx3-ubyte.gz");
-    Path labels = TestData.fashion("train-labels-idx1-ubyte.gz");
+  void aFashionMnistShapedSetInManyBatches() throws IOException {
+    Idx.Images written = Idx.Images.fashionLike(6000, 1);
+    Idx.Files files = written.write(dir, "train", true);
     try (IdxRowSource source =
-        IdxRowSource.open(images, labels, IdxRowSource.DEFAULT_SCALE, 4096)) {
-      assertEquals(TestData.FASHION_TRAIN_ROWS, source.imageCount());
+        IdxRowSource.open(files.images(), files.labels(), IdxRowSource.DEFAULT_SCALE, 1024)) {
+      assertEquals(6000, source.imageCount());
       assertEquals(784, source.columns());
-      RowBatch first = source.next();
-      assertEquals(9f, first.label(0), "first label (ankle boot)");
-      assertEquals(0f, first.label(1));
-      // First image: pixel bytes sum to 76247 (python: sum(gzip.open(f).read()[16:800])).
-      long sum = 0;
-      int firstLit = -1;
-      for (int i = 0; i < 784; i++) {
-        float v = first.value(0, i);
-        assertTrue(v >= 0f && v <= 1f, "pixel " + i + " = " + v);
-        sum += Math.round(v * 255f);
-        if (firstLit < 0 && v > 0) {
-          firstLit = i;
-        }
-      }
-      assertEquals(76247, sum);
-      assertEquals(96, firstLit);
-      long rows = first.rows();
+      assertEquals(28, source.imageRows());
+      long rows = 0;
       int[] perClass = new int[10];
-      for (int r = 0; r < first.rows(); r++) {
-        perClass[(int) first.label(r)]++;
-      }
       for (RowBatch b = source.next(); b != null; b = source.next()) {
         assertEquals(rows, b.firstRowId());
-        rows += b.rows();
         Labels.requireClassIndices(b);
         for (int r = 0; r < b.rows(); r++) {
+          int image = (int) rows + r;
+          assertEquals(written.label(image), b.label(r), "label of image " + image);
           perClass[(int) b.label(r)]++;
+          for (int i = 0; i < 784; i++) {
+            assertEquals(written.pixel(image, i) / 255f, b.value(r, i), () -> "image " + image);
+          }
         }
+        rows += b.rows();
       }
-      assertEquals(TestData.FASHION_TRAIN_ROWS, rows);
+      assertEquals(6000, rows);
       for (int c = 0; c < 10; c++) {
-        assertEquals(6000, perClass[c], "class " + c);
+        assertEquals(600, perClass[c], "class " + c);
       }
     }
   }

@@ -2,18 +2,17 @@ package org.lprff.arrow.input;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lprff.fixtures.Messages.assertMentions;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.fixtures.TestFiles;
 
 class LibsvmRowSourceTest {
 
@@ -33,13 +32,6 @@ class LibsvmRowSourceTest {
 
   private static InputFormatException failure(Path path, int dimension) {
     return assertThrows(InputFormatException.class, () -> read(path, dimension, 3));
-  }
-
-  private static void assertMentions(Exception e, String... parts) {
-    for (String part : parts) {
-      assertTrue(
-          e.getMessage().contains(part), "message '" + e.getMessage() + "' lacks '" + part + "'");
-    }
   }
 
   private static final String SMALL =
@@ -112,10 +104,8 @@ class LibsvmRowSourceTest {
 
   @Test
   void gzippedInput() throws IOException {
-    Path path = dir.resolve("small.libsvm.gz");
-    try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(path))) {
-      out.write(SMALL.getBytes(StandardCharsets.UTF_8));
-    }
+    Path path =
+        TestFiles.write(dir.resolve("small.libsvm.gz"), SMALL.getBytes(StandardCharsets.UTF_8), true);
     read(write("plain.libsvm", SMALL), 0, 4).assertSameRows(read(path, 0, 4));
   }
 

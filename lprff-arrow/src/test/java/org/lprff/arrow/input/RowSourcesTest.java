@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
-import java.util.zip.GZIPOutputStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.Float4Vector;
@@ -30,18 +28,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lprff.arrow.input.RowSources.Format;
 import org.lprff.arrow.input.RowSources.Options;
+import org.lprff.fixtures.Diamonds;
+import org.lprff.fixtures.Idx;
+import org.lprff.fixtures.TestFiles;
 
 class RowSourcesTest {
 
   @TempDir Path dir;
 
   private Path write(String name, byte[] content, boolean gzip) throws IOException {
-    Path path = dir.resolve(name);
-    try (OutputStream out =
-        gzip ? new GZIPOutputStream(Files.newOutputStream(path)) : Files.newOutputStream(path)) {
-      out.write(content);
-    }
-    return path;
+    return TestFiles.write(dir.resolve(name), content, gzip);
   }
 
   private static byte[] utf8(String text) {
@@ -170,21 +166,23 @@ class RowSourcesTest {
     assertThrows(IllegalArgumentException.class, () -> Options.defaults().withFormat(null));
   }
 
+  /** Diamonds as shipped, and gzipped IDX files under Fashion-MNIST's names (synthetic images). */
   @Test
-  void realDataThroughDetection() throws IOException {
+  void dataSetFilesThroughDetection() throws IOException {
     try (RowSource source =
-        RowSources.open(TestData.diamonds(), Options.defaults().withLabel("price"))) {
+        RowSources.open(Diamonds.copyTo(dir), Options.defaults().withLabel("price"))) {
       assertInstanceOf(CsvRowSource.class, source);
       assertEquals(9, source.columns());
-      assertEquals(TestData.DIAMONDS_ROWS, Drained.of(source).rows());
+      assertEquals(Diamonds.ROWS, Drained.of(source).rows());
     }
-    Path images = TestData.fashion("t10k-images-idx3-ubyte.gz");
-    Path labels = TestData.fashion("t10k-labels-idx1-ubyte.gz");
-    try (RowSource source = RowSources.open(images, Options.defaults().withIdxLabels(labels))) {
+    Idx.Images images = Idx.Images.fashionLike(100, 2);
+    Idx.Files files = images.write(dir, "t10k", true);
+    try (RowSource source =
+        RowSources.open(files.images(), Options.defaults().withIdxLabels(files.labels()))) {
       assertInstanceOf(IdxRowSource.class, source);
       RowBatch first = source.next();
-      assertEquals(9f, first.label(0));
-      assertEquals(2f, first.label(1));
+      assertEquals(images.label(0), first.label(0));
+      assertEquals(images.label(1), first.label(1));
     }
   }
 }

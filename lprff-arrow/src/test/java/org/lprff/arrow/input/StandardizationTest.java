@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.fixtures.Diamonds;
 
 class StandardizationTest {
 
@@ -256,7 +257,7 @@ class StandardizationTest {
   /** Diamonds: known statistics (python statistics.mean / stdev), and standardized ~N(0, 1). */
   @Test
   void diamondsStatistics() throws IOException {
-    Path path = TestData.diamonds();
+    Path path = Diamonds.copyTo(dir);
     Standardization s;
     try (RowSource source = CsvRowSource.open(path, LabelColumn.LAST, 4096)) {
       s = Standardization.fit(source);

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.lprff.vector.testing.Messages.assertExactMessage;
+import static org.lprff.fixtures.Messages.assertExactMessage;
 
 import java.util.Arrays;
 import java.util.List;

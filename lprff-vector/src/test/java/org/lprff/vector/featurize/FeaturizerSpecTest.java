@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.lprff.vector.testing.Messages.assertMessage;
+import static org.lprff.fixtures.Messages.assertMessage;
 
 import java.util.HashMap;
 import java.util.List;

@@ -4,22 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.lprff.vector.testing.Messages.assertMessage;
+import static org.lprff.fixtures.Messages.assertMessage;
 
-import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.lprff.fixtures.Diamonds;
 import org.lprff.vector.codec.PackedFeatures;
 import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.codec.StochasticRounding;
@@ -338,74 +335,11 @@ class FeaturizerTest {
   // ---- real data: kernel approximation on diamonds
 
   /**
-   * The 9 numeric feature columns of ../shared/data/diamonds.csv (price dropped), or skip. The
-   * file is looked up next to the repository root (the directory holding mvnw); a git worktree
-   * nested one level deeper (e.g. /work/wt/name) also finds it from the root's ancestors.
+   * k diamonds rows drawn without replacement (seed 2024), the 9 feature columns standardized over
+   * them (price dropped).
    */
-  static float[][] diamonds() throws IOException {
-    Path root = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-    while (root != null && !Files.exists(root.resolve("mvnw"))) {
-      root = root.getParent();
-    }
-    Path csv = null;
-    for (Path dir = root; dir != null && dir.getParent() != null; dir = dir.getParent()) {
-      Path candidate = dir.resolve("../shared/data/diamonds.csv").normalize();
-      if (Files.exists(candidate)) {
-        csv = candidate;
-        break;
-      }
-    }
-    Assumptions.assumeTrue(csv != null,
-        (root == null ? "" : root.resolve("..").normalize() + "/")
-            + "shared/data/diamonds.csv not found: skipping real-data test");
-    List<String> lines = Files.readAllLines(csv);
-    String[] header = lines.get(0).split(",");
-    assertEquals(10, header.length, "diamonds.csv header " + lines.get(0));
-    assertEquals("\"price\"", header[9].trim());
-    float[][] data = new float[lines.size() - 1][];
-    for (int i = 1; i < lines.size(); i++) {
-      String[] cells = lines.get(i).split(",");
-      float[] row = new float[9];
-      for (int j = 0; j < 9; j++) {
-        row[j] = Float.parseFloat(cells[j]);
-      }
-      data[i - 1] = row;
-    }
-    return data;
-  }
-
-  /** k rows drawn without replacement (fixed seed), each column standardized over them. */
-  static float[] sampleStandardized(float[][] data, int k, long seed) {
-    int[] index = new int[data.length];
-    for (int i = 0; i < index.length; i++) {
-      index[i] = i;
-    }
-    SplittableRandom random = new SplittableRandom(seed);
-    for (int i = 0; i < k; i++) {
-      int j = i + random.nextInt(index.length - i);
-      int tmp = index[i];
-      index[i] = index[j];
-      index[j] = tmp;
-    }
-    int d = 9;
-    float[] rows = new float[k * d];
-    for (int j = 0; j < d; j++) {
-      double mean = 0;
-      for (int i = 0; i < k; i++) {
-        mean += data[index[i]][j];
-      }
-      mean /= k;
-      double var = 0;
-      for (int i = 0; i < k; i++) {
-        double c = data[index[i]][j] - mean;
-        var += c * c;
-      }
-      double std = Math.sqrt(var / (k - 1));
-      for (int i = 0; i < k; i++) {
-        rows[i * d + j] = (float) ((data[index[i]][j] - mean) / std);
-      }
-    }
-    return rows;
+  static float[] diamondsSample(int k) {
+    return Diamonds.split(Diamonds.sample(k, 2024), k, 0).trainX();
   }
 
   /** The rows of 2000 random pairs (i != j) of the k rows, laid out x_0, y_0, x_1, y_1, ... */
@@ -454,12 +388,11 @@ class FeaturizerTest {
    * probability for these shared-feature averages beyond the margins.
    */
   @Test
-  void kernelApproximationErrorShrinksLikeOneOverSqrtMOnDiamonds() throws IOException {
-    float[][] data = diamonds();
+  void kernelApproximationErrorShrinksLikeOneOverSqrtMOnDiamonds() {
     int k = 500;
     int pairs = 2000;
     int d = 9;
-    float[] sample = sampleStandardized(data, k, 2024);
+    float[] sample = diamondsSample(k);
     float[] pr = pairRows(sample, k, pairs, 7);
     double[] l2 = new double[pairs];
     double[] l1 = new double[pairs];
@@ -523,13 +456,12 @@ class FeaturizerTest {
    * the same bound 10 times over, showing the check can fail.
    */
   @Test
-  void stochasticLowPrecisionEstimateIsUnbiasedOnDiamonds() throws IOException {
-    float[][] data = diamonds();
+  void stochasticLowPrecisionEstimateIsUnbiasedOnDiamonds() {
     int k = 500;
     int pairs = 2000;
     int d = 9;
     int m = 1024;
-    float[] sample = sampleStandardized(data, k, 2024);
+    float[] sample = diamondsSample(k);
     float[] pr = pairRows(sample, k, pairs, 7);
     double[] l2 = new double[pairs];
     for (int p = 0; p < pairs; p++) {

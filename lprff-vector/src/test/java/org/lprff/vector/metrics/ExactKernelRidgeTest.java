@@ -3,9 +3,8 @@ package org.lprff.vector.metrics;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.lprff.vector.testing.Messages.assertMessage;
+import static org.lprff.fixtures.Messages.assertMessage;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Locale;
@@ -16,8 +15,8 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
 import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
 import org.ejml.interfaces.linsol.LinearSolverDense;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.lprff.fixtures.Diamonds;
 import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
@@ -222,20 +221,19 @@ class ExactKernelRidgeTest {
    * through the same dual solve) approaches the exact kernel ridge MSE as m grows.
    */
   @Test
-  void rffRidgeApproachesExactKernelRidgeOnDiamonds() throws IOException {
+  void rffRidgeApproachesExactKernelRidgeOnDiamonds() {
     int train = 2000;
     int heldout = 500;
-    Diamonds data = Diamonds.load(train, heldout, 42);
-    Assumptions.assumeTrue(data != null, Diamonds.MISSING);
+    Diamonds.Split data = Diamonds.split(Diamonds.shuffled(42), train, heldout);
     Executor executor = ForkJoinPool.commonPool();
     KernelFunction kernel = new KernelFunction.Gaussian(4);
     double lambda = 1e-5;
     int d = Diamonds.D;
     ExactKernelRidge exact =
-        ExactKernelRidge.fit(kernel, data.trainX, train, d, data.trainY, lambda, executor);
+        ExactKernelRidge.fit(kernel, data.trainX(), train, d, data.trainY(), lambda, executor);
     double exactMse =
-        RegressionMetrics.mse(exact.predict(data.heldoutX, heldout, executor), data.heldoutY);
-    double meanOnly = RegressionMetrics.mse(constant(mean(data.trainY), heldout), data.heldoutY);
+        RegressionMetrics.mse(exact.predict(data.heldoutX(), heldout, executor), data.heldoutY());
+    double meanOnly = RegressionMetrics.mse(constant(mean(data.trainY()), heldout), data.heldoutY());
     int[] features = {256, 1024, 4096};
     double[] mse = new double[features.length];
     StringBuilder table = new StringBuilder();
@@ -249,10 +247,10 @@ class ExactKernelRidgeTest {
       int m = features[mi];
       FeaturizerSpec spec = new FeaturizerSpec(kernel, d, m, 32, "dense", 3, Quantizer.STOCHASTIC);
       Featurizer featurizer = Featurizer.of(spec);
-      float[] z = floats(featurizer.featurize(data.trainX, train, 0), train * m);
-      float[] zHeld = floats(featurizer.featurize(data.heldoutX, heldout, train), heldout * m);
+      float[] z = floats(featurizer.featurize(data.trainX(), train, 0), train * m);
+      float[] zHeld = floats(featurizer.featurize(data.heldoutX(), heldout, train), heldout * m);
       ExactKernelRidge.Dual dual =
-          ExactKernelRidge.solve(KernelMatrix.gram(z, train, m, executor), data.trainY, lambda);
+          ExactKernelRidge.solve(KernelMatrix.gram(z, train, m, executor), data.trainY(), lambda);
       // w = Z^T α, then ȳ + w . z: the feature-space model the dual stands for.
       double[] w = new double[m];
       double[] alpha = dual.alpha();
@@ -269,7 +267,7 @@ class ExactKernelRidgeTest {
         }
         predicted[r] = s;
       }
-      mse[mi] = RegressionMetrics.mse(predicted, data.heldoutY);
+      mse[mi] = RegressionMetrics.mse(predicted, data.heldoutY());
       table.append(String.format(Locale.ROOT, "  RFF m = %5d: heldout MSE %.5f%n", m, mse[mi]));
     }
     System.out.print(table);

@@ -2,7 +2,7 @@ package org.lprff.vector.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.lprff.vector.testing.Messages.assertMessage;
+import static org.lprff.fixtures.Messages.assertMessage;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

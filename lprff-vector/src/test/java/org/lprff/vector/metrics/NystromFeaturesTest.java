@@ -4,17 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.lprff.vector.testing.Messages.assertMessage;
+import static org.lprff.fixtures.Messages.assertMessage;
 
-import java.io.IOException;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ForkJoinPool;
 import org.ejml.data.DMatrixRMaj;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.lprff.fixtures.Diamonds;
 import org.lprff.vector.kernel.KernelFunction;
 
 class NystromFeaturesTest {
@@ -171,13 +170,12 @@ class NystromFeaturesTest {
    * ||K - K~||_F and Δ1 (λ = 1e-3 n) fall as the landmarks grow.
    */
   @Test
-  void approximationImprovesWithLandmarksOnDiamonds() throws IOException {
-    Diamonds data = Diamonds.load(2000, 500, 42);
-    Assumptions.assumeTrue(data != null, Diamonds.MISSING);
+  void approximationImprovesWithLandmarksOnDiamonds() {
+    Diamonds.Split data = Diamonds.split(Diamonds.shuffled(42), 2000, 500);
     KernelFunction kernel = new KernelFunction.Gaussian(4);
     int d = Diamonds.D;
     int heldout = 500;
-    DMatrixRMaj exact = KernelMatrix.exact(kernel, data.heldoutX, heldout, d);
+    DMatrixRMaj exact = KernelMatrix.exact(kernel, data.heldoutX(), heldout, d);
     SpectralApproximation.Reference reference =
         SpectralApproximation.reference(exact, 1e-3 * heldout, ForkJoinPool.commonPool());
     int[] landmarks = {25, 100, 400};
@@ -187,8 +185,8 @@ class NystromFeaturesTest {
     for (int i = 0; i < landmarks.length; i++) {
       NystromFeatures nystrom =
           NystromFeatures.fit(
-              kernel, data.trainX, 2000, d, landmarks[i], 7, ForkJoinPool.commonPool());
-      float[] z = nystrom.featurize(data.heldoutX, heldout);
+              kernel, data.trainX(), 2000, d, landmarks[i], 7, ForkJoinPool.commonPool());
+      float[] z = nystrom.featurize(data.heldoutX(), heldout);
       SpectralApproximation s =
           reference.compare(KernelMatrix.gram(z, heldout, nystrom.features()));
       frobenius[i] = s.frobeniusError();

@@ -2,7 +2,6 @@ package org.lprff.vector.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Locale;
@@ -11,8 +10,8 @@ import java.util.concurrent.ForkJoinPool;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
 import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.lprff.fixtures.Diamonds;
 import org.lprff.vector.codec.QuantizationScale;
 import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.Featurizer;
@@ -49,15 +48,14 @@ class SpectralDiamondsTest {
   private static final int[] BITS = {32, 4, 2, 1};
 
   @Test
-  void lowPrecisionKeepsDelta2AbovePlateauWhileDelta1Falls() throws IOException {
+  void lowPrecisionKeepsDelta2AbovePlateauWhileDelta1Falls() {
     int n = Integer.getInteger("lprff.metrics.spectralN", 800);
-    Diamonds data = Diamonds.load(n, 1, 2024);
-    Assumptions.assumeTrue(data != null, Diamonds.MISSING);
+    Diamonds.Split data = Diamonds.split(Diamonds.shuffled(2024), n, 1);
     Executor executor = ForkJoinPool.commonPool();
     int d = Diamonds.D;
     KernelFunction kernel = new KernelFunction.Gaussian(4);
     double lambda = 1e-3 * n;
-    DMatrixRMaj k = KernelMatrix.exact(kernel, data.trainX, n, d, executor);
+    DMatrixRMaj k = KernelMatrix.exact(kernel, data.trainX(), n, d, executor);
     SpectralApproximation.Reference reference =
         SpectralApproximation.reference(k, lambda, executor);
 
@@ -92,7 +90,7 @@ class SpectralDiamondsTest {
         FeaturizerSpec spec =
             new FeaturizerSpec(kernel, d, m, b, "dense", 11, Quantizer.STOCHASTIC);
         byte[] rows = new byte[n * spec.rowBytes()];
-        Featurizer.of(spec).featurize(data.trainX, n, 0, rows, 0, 0, executor);
+        Featurizer.of(spec).featurize(data.trainX(), n, 0, rows, 0, 0, executor);
         if (b == 32) {
           z = new float[n * m];
           ByteBuffer.wrap(rows).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(z);

@@ -5,15 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
+import org.lprff.fixtures.Diamonds;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.stream.MiniBatchSource;
+import org.lprff.vector.stream.Shuffle;
 
 /**
- * Real data: diamonds (shared/data/diamonds.csv; 43152 train, 10788 heldout rows after a seeded
- * 80/20 split; 9 standardized features; target log(price), variance ~1.03). Skipped with a
- * message when the file is absent; from a worktree pass {@code -Dlprff.data=/work/shared/data}.
+ * Real data: diamonds (the copy shipped in lprff-cli, through lprff-test-fixtures; 43152 train,
+ * 10788 heldout rows after a seeded 80/20 split, {@link Shuffle#permutation} of seed 42; 9 features
+ * standardized with the training rows' mean and standard deviation; target log(price), variance
+ * ~1.03).
  *
  * <p>Settings. Gaussian kernel, sigma = 2: closed-form ridge at m = 1024, lambda = 1e-6 gave
  * heldout MSE 0.0234, 0.0109, 0.0114 for sigma = 1, 2, 3 (3 = sqrt(d) is nearly as good). lambda =
@@ -31,7 +34,7 @@ class DiamondsTest {
   private record Outcome(double mse, int epochs, double seconds, StopReason reason) {}
 
   private static Outcome sgd(
-      Diamonds data, MiniBatchSource train, MiniBatchSource heldout, int m, long seed) {
+      Diamonds.Split data, MiniBatchSource train, MiniBatchSource heldout, int m, long seed) {
     long start = System.nanoTime();
     TrainingResult result =
         SgdTrainer.builder(Task.REGRESSION, m)
@@ -43,7 +46,7 @@ class DiamondsTest {
     double seconds = (System.nanoTime() - start) / 1e9;
     assertTrue(!result.diverged(), result.message());
     Evaluation e = Evaluation.of(result.model(), Task.REGRESSION, heldout, 1000);
-    assertEquals(data.heldoutRows, e.rows());
+    assertEquals(data.heldoutRows(), e.rows());
     return new Outcome(e.metric(), result.epochs(), seconds, result.stopReason());
   }
 
@@ -71,18 +74,22 @@ class DiamondsTest {
    */
   @Test
   void lowPrecisionMatchesFullPrecisionAtM1024() throws Exception {
-    Diamonds data = Diamonds.load(42);
+    int trainRows = (int) Math.round(0.8 * Diamonds.ROWS);
+    Diamonds.Split data = Diamonds.split(
+        Shuffle.permutation(Diamonds.ROWS, 42, 0, Shuffle.EPOCH_ORDER), trainRows, Diamonds.ROWS - trainRows);
+    float[] trainY = Diamonds.Split.floats(data.trainY());
+    float[] heldoutY = Diamonds.Split.floats(data.heldoutY());
     int m = 1024;
     int[] bits = {4, 32};
     double[] sgdMse = new double[2];
     double exact = Double.NaN;
     for (int k = 0; k < 2; k++) {
       FeaturizerSpec spec = TrainData.spec(Diamonds.D, m, bits[k], SIGMA, SEED);
-      FeatureRows train = materialize(spec, data.trainX, data.trainRows);
-      FeatureRows heldout = materialize(spec, data.heldoutX, data.heldoutRows);
-      MiniBatchSource heldoutSource = InMemoryBatches.of(heldout, data.heldoutY).ordered();
+      FeatureRows train = materialize(spec, data.trainX(), data.trainRows());
+      FeatureRows heldout = materialize(spec, data.heldoutX(), data.heldoutRows());
+      MiniBatchSource heldoutSource = InMemoryBatches.of(heldout, heldoutY).ordered();
       for (long seed = 1; seed <= 2; seed++) {
-        Outcome o = sgd(data, InMemoryBatches.of(train, data.trainY), heldoutSource, m, seed);
+        Outcome o = sgd(data, InMemoryBatches.of(train, trainY), heldoutSource, m, seed);
         sgdMse[k] += o.mse() / 2;
         System.out.printf(
             Locale.ROOT,
@@ -93,7 +100,7 @@ class DiamondsTest {
       }
       if (bits[k] == 32) {
         long start = System.nanoTime();
-        exact = closedForm(train, data.trainY, heldoutSource);
+        exact = closedForm(train, trainY, heldoutSource);
         System.out.printf(
             Locale.ROOT, "diamonds m=%d b=32: closed form heldout MSE %.5f (%.1f s)%n",
             m, exact, (System.nanoTime() - start) / 1e9);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.lprff.vector.testing.Messages.assertExactMessage;
+import static org.lprff.fixtures.Messages.assertExactMessage;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -16,10 +16,16 @@ import org.lprff.arrow.input.RowBatch;
 import org.lprff.arrow.input.RowSource;
 import org.lprff.arrow.input.RowSources;
 import org.lprff.arrow.input.Standardization;
+import org.lprff.fixtures.Diamonds;
+import org.lprff.fixtures.Idx;
 import org.lprff.vector.featurize.Featurizer;
 
-/** End to end on the real data sets; skipped with a message when ../shared/data is absent. */
-class RealDataTest {
+/**
+ * End to end on the two data sets' shapes: diamonds as shipped (53,940 rows, 9 columns and the
+ * price) and IDX images as Fashion-MNIST comes (gzipped 28 x 28, 10 balanced classes; synthetic
+ * images from lprff-test-fixtures, the real set is scripts/fashion-mnist.sh's).
+ */
+class DataSetsTest {
 
   @TempDir Path dir;
 
@@ -48,7 +54,7 @@ class RealDataTest {
    */
   @Test
   void diamonds() throws IOException {
-    Path csv = TestData.file("diamonds.csv");
+    Path csv = Diamonds.copyTo(dir);
     Path train = dir.resolve("train.arrow");
     Cli.Result result = Cli.ok("featurize", "--input", csv.toString(), "--label-column", "last",
         "--standardize", "--kernel", "gaussian", "--sigma", "2.0", "--features", "1024",
@@ -64,7 +70,7 @@ class RealDataTest {
     }
 
     FeatureRows rows = FeatureRows.read(train);
-    assertEquals(TestData.DIAMONDS_ROWS, rows.rows());
+    assertEquals(Diamonds.ROWS, rows.rows());
     assertEquals(LabelType.REGRESSION, rows.schema().labelType());
     Rows raw;
     try (RowSource source = RowSources.open(csv,
@@ -100,19 +106,20 @@ class RealDataTest {
   }
 
   /**
-   * Fashion-MNIST's 10,000 test images with their labels (the 60,000 training images take the
-   * same path, about 6x longer): IDX → classes as Int32, m = 1024, pixels / 255.
+   * A Fashion-MNIST-shaped test set, 2,000 gzipped images with their labels under the real
+   * names: IDX → classes as Int32, m = 1024, pixels / 255.
    */
   @Test
-  void fashionMnistTestSet() throws IOException {
-    Path images = TestData.file("fashion-mnist/t10k-images-idx3-ubyte.gz");
-    Path labels = TestData.file("fashion-mnist/t10k-labels-idx1-ubyte.gz");
+  void fashionMnistShapedTestSet() throws IOException {
+    Idx.Files files = Idx.Images.fashionLike(2000, 2).write(dir, "t10k", true);
+    Path images = files.images();
+    Path labels = files.labels();
     Path out = dir.resolve("fashion.arrow");
     Cli.ok("featurize", "--input", images.toString(), "--idx-labels", labels.toString(),
         "--sigma", "8", "--features", "1024", "--bits", "2", "--projection", "fastfood",
         "--seed", "3", "--output", out.toString(), "-q");
     FeatureRows rows = FeatureRows.read(out);
-    assertEquals(10_000, rows.rows());
+    assertEquals(2000, rows.rows());
     assertEquals(784, rows.schema().spec().inputDim());
     assertEquals(LabelType.CLASSES, rows.schema().labelType());
     assertTrue(rows.intLabels());
@@ -126,9 +133,9 @@ class RealDataTest {
       assertEquals(raw.labels()[r], rows.labels()[r]);
       counts[(int) rows.labels()[r]]++;
     }
-    int[] thousand = new int[10];
-    Arrays.fill(thousand, 1000);
-    assertArrayEquals(thousand, counts, "the test set has 1,000 images of each class");
+    int[] balanced = new int[10];
+    Arrays.fill(balanced, 200);
+    assertArrayEquals(balanced, counts, "the set has 200 images of each class");
     assertArrayEquals(Featurizer.of(rows.schema().spec()).featurize(raw.values(), raw.n(), 0),
         rows.concatenated());
   }
