@@ -17,6 +17,8 @@ import java.util.concurrent.Executors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.ejml.data.DMatrixRMaj;
+import org.lprff.cli.options.JsonOption;
+import org.lprff.cli.options.QuietOption;
 import org.lprff.cli.options.Solver;
 import org.lprff.cli.options.SpecOptions;
 import org.lprff.cli.options.TrainingOptions;
@@ -196,12 +198,9 @@ final class CompareCommand implements Callable<Integer> {
       description = "Threads (default: all cores).")
   Integer threads;
 
-  @Option(names = "--json", description = "Print the results as one JSON object, the last line"
-      + " of stdout, instead of the table.")
-  boolean json;
+  @Mixin JsonOption json;
 
-  @Option(names = {"--quiet", "-q"}, description = "No progress lines.")
-  boolean quiet;
+  @Mixin QuietOption quiet;
 
   /** One method: random features (projection, bits, m) or Nyström with m landmarks. */
   record Method(String projection, int bits, int m) {
@@ -347,7 +346,7 @@ final class CompareCommand implements Callable<Integer> {
       }
     }
     double total = seconds(started);
-    if (json) {
+    if (json.enabled) {
       out.println(Json.write(json(results, trainRows, heldoutRows, n, lambda, taskKind, classes,
           total)));
     } else {
@@ -599,7 +598,7 @@ final class CompareCommand implements Callable<Integer> {
   // ---- output
 
   private void progress(PrintWriter err, String line) {
-    if (!quiet) {
+    if (!quiet.enabled) {
       err.println(line);
       err.flush();
     }

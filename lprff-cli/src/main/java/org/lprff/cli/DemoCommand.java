@@ -26,6 +26,7 @@ import org.lprff.arrow.LabelType;
 import org.lprff.arrow.RawBatch;
 import org.lprff.arrow.input.Standardization;
 import org.lprff.cli.options.BatchOption;
+import org.lprff.cli.options.QuietOption;
 import org.lprff.cli.options.Solver;
 import org.lprff.cli.options.SolverOptions;
 import org.lprff.cli.options.SpecOptions;
@@ -105,8 +106,7 @@ final class DemoCommand implements Callable<Integer> {
       + " (one line each) instead of the table.")
   boolean json;
 
-  @Option(names = {"--quiet", "-q"}, description = "No progress lines.")
-  boolean quiet;
+  @Mixin QuietOption quiet;
 
   /** The closed form's lambdas, chosen among on the validation rows. */
   static final List<Double> L2_GRID = List.of(1e-7, 3e-7, 1e-6, 3e-6, 1e-5);
@@ -131,7 +131,7 @@ final class DemoCommand implements Callable<Integer> {
     long started = System.nanoTime();
     Split[] splits = load(); // fit, validation, heldout
     Standardization standardization = standardize(splits);
-    if (!quiet) {
+    if (!quiet.enabled) {
       err.println(String.format(Locale.ROOT, "diamonds: %s train + %s validation rows, %s"
           + " heldout rows (seed %d), m = %s, %s projection, sigma %s",
           Human.count(splits[0].rows()), Human.count(splits[1].rows()),
@@ -153,7 +153,7 @@ final class DemoCommand implements Callable<Integer> {
       for (int bits : BITS) {
         FeaturizerSpec spec = new FeaturizerSpec(new KernelFunction.Gaussian(sigma), D, features,
             bits, SpecOptions.projectionName(projection), training.seed, Quantizer.STOCHASTIC);
-        if (!quiet) {
+        if (!quiet.enabled) {
           err.println("b = " + bits + ": featurizing");
           err.flush();
         }
@@ -174,8 +174,8 @@ final class DemoCommand implements Callable<Integer> {
           List<Double> l2 = s == Solver.SGD ? List.of(TrainingConfig.DEFAULT_L2) : L2_GRID;
           TrainingConfig options = new TrainingConfig(false, training.epochs, null,
               BatchOption.DEFAULT, l2, "early-stop", training.seed, s, null);
-          Training.Outcome outcome =
-              Training.run(train, validation, refit, heldout, options, quiet ? null : err);
+          Training.Outcome outcome = Training.run(train, validation, refit, heldout, options,
+              quiet.enabled ? null : err);
           Map<String, Object> o = outcome.json();
           o.put("projection", spec.projection());
           o.put("sigma", sigma);
@@ -187,7 +187,7 @@ final class DemoCommand implements Callable<Integer> {
             out.println(Json.write(o));
             out.flush();
           }
-          if (!quiet) {
+          if (!quiet.enabled) {
             err.println("b = " + bits + ", " + s.cliName + ": " + outcome.summary());
             err.flush();
           }

@@ -10,6 +10,7 @@ import org.lprff.arrow.ArrowBatches;
 import org.lprff.arrow.LabelType;
 import org.lprff.arrow.MiniBatchSource.Order;
 import org.lprff.arrow.ModelFile;
+import org.lprff.cli.options.JsonOption;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Json;
 import org.lprff.cli.output.Version;
@@ -18,6 +19,7 @@ import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.train.Evaluation;
 import org.lprff.vector.train.Task;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -46,8 +48,7 @@ final class EvaluateCommand implements Callable<Integer> {
       description = "A feature file with labels.")
   Path data;
 
-  @Option(names = "--json", description = "Print one JSON object.")
-  boolean json;
+  @Mixin JsonOption json;
 
   @Override
   public Integer call() throws IOException {
@@ -74,7 +75,7 @@ final class EvaluateCommand implements Callable<Integer> {
       e = Evaluation.of(m.weights(), task, source, 1000);
     }
     PrintWriter out = command.commandLine().getOut();
-    if (json) {
+    if (json.enabled) {
       Map<String, Object> o = Json.object();
       o.put("model", model.toString());
       o.put("data", data.toString());

@@ -22,6 +22,7 @@ import org.lprff.arrow.input.RowSource;
 import org.lprff.arrow.input.RowSources;
 import org.lprff.arrow.input.Standardization;
 import org.lprff.cli.options.InputOptions;
+import org.lprff.cli.options.QuietOption;
 import org.lprff.cli.options.RowRange;
 import org.lprff.cli.options.SpecOptions;
 import org.lprff.cli.options.UsageException;
@@ -115,8 +116,7 @@ final class FeaturizeCommand implements Callable<Integer> {
   @Option(names = "--row-ids", description = "Write a row_id column (0-based input row numbers).")
   boolean rowIds;
 
-  @Option(names = {"--quiet", "-q"}, description = "Print no progress and no summary.")
-  boolean quiet;
+  @Mixin QuietOption quiet;
 
   @Override
   public Integer call() throws IOException {
@@ -143,7 +143,7 @@ final class FeaturizeCommand implements Callable<Integer> {
     try (BufferAllocator allocator = new RootAllocator()) {
       Plan plan = plan(allocator, range, err);
       FeatureWriter.Summary summary = write(plan, framing, threadCount, allocator, err);
-      if (!quiet) {
+      if (!quiet.enabled) {
         printSummary(err, summary, plan.spec(), (System.nanoTime() - started) / 1e9);
       }
     }
@@ -307,7 +307,7 @@ final class FeaturizeCommand implements Callable<Integer> {
   }
 
   private Progress progress(PrintWriter err, String task) {
-    return quiet
+    return quiet.enabled
         ? Progress.silent()
         : new Progress(err, task, Progress.stderrIsTerminal(), System::nanoTime);
   }

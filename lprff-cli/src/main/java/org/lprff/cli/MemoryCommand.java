@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.lprff.cli.options.BatchOption;
+import org.lprff.cli.options.JsonOption;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Json;
 import org.lprff.cli.output.Version;
@@ -67,8 +68,7 @@ final class MemoryCommand implements Callable<Integer> {
           + " (default ${DEFAULT-VALUE}).")
   int classes;
 
-  @Option(names = "--json", description = "Print one JSON object.")
-  boolean json;
+  @Mixin JsonOption json;
 
   @Override
   public Integer call() {
@@ -87,7 +87,7 @@ final class MemoryCommand implements Callable<Integer> {
     }
     TrainingMemory memory = memory(m);
     PrintWriter out = command.commandLine().getOut();
-    if (json) {
+    if (json.enabled) {
       Map<String, Object> o = Json.object();
       o.put("projection", projection);
       o.put("input_dim", inputDim);

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.lprff.arrow.ModelFile;
+import org.lprff.cli.options.JsonOption;
+import org.lprff.cli.options.QuietOption;
 import org.lprff.cli.options.Solver;
 import org.lprff.cli.options.TrainingConfig;
 import org.lprff.cli.options.TrainingOptions;
@@ -89,12 +91,9 @@ final class TrainCommand implements Callable<Integer> {
       description = "The model file to write (.lprff; replaced atomically if it exists).")
   Path model;
 
-  @Option(names = "--json", description = "Print the final metrics as one JSON object (last"
-      + " line of stdout).")
-  boolean json;
+  @Mixin JsonOption json;
 
-  @Option(names = {"--quiet", "-q"}, description = "No progress lines.")
-  boolean quiet;
+  @Mixin QuietOption quiet;
 
   @Override
   public Integer call() throws IOException {
@@ -121,17 +120,17 @@ final class TrainCommand implements Callable<Integer> {
     PrintWriter err = command.commandLine().getErr();
     TrainingConfig options = training.config(classification, l2, schedule, classes);
     Training.Outcome outcome =
-        Training.run(train, validation, heldout, options, quiet ? null : err);
+        Training.run(train, validation, heldout, options, quiet.enabled ? null : err);
     if (model != null) {
       ModelFile.write(model, outcome.model());
     }
     PrintWriter out = command.commandLine().getOut();
-    if (json) {
+    if (json.enabled) {
       Map<String, Object> o = outcome.json();
       o.put("lr", options.solver() == Solver.SGD ? options.learningRate() : null);
       o.put("model", model == null ? null : model.toString());
       out.println(Json.write(o));
-    } else if (!quiet) {
+    } else if (!quiet.enabled) {
       out.println(outcome.summary() + (model == null ? "" : "; model written to " + model));
     }
     out.flush();
