@@ -21,6 +21,7 @@ import org.lprff.cli.options.JsonOption;
 import org.lprff.cli.options.QuietOption;
 import org.lprff.cli.options.Solver;
 import org.lprff.cli.options.SpecOptions;
+import org.lprff.cli.options.ThreadsOption;
 import org.lprff.cli.options.TrainingOptions;
 import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.Human;
@@ -194,9 +195,7 @@ final class CompareCommand implements Callable<Integer> {
    */
   @Mixin TrainingOptions training = new TrainingOptions(Solver.CLOSED_FORM, 1.0);
 
-  @Option(names = "--threads", paramLabel = "N",
-      description = "Threads (default: all cores).")
-  Integer threads;
+  @Mixin ThreadsOption threads;
 
   @Mixin JsonOption json;
 
@@ -235,10 +234,7 @@ final class CompareCommand implements Callable<Integer> {
     boolean sgd = training.solver() == Solver.SGD;
     checkOptions(classification);
     List<Method> methods = methods();
-    int threadCount = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
-    if (threadCount < 1) {
-      throw new UsageException("--threads is " + threadCount + ", expected >= 1");
-    }
+    int threadCount = threads.count();
     PrintWriter err = command.commandLine().getErr();
     PrintWriter out = command.commandLine().getOut();
     long started = System.nanoTime();

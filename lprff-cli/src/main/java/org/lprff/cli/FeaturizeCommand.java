@@ -25,6 +25,7 @@ import org.lprff.cli.options.InputOptions;
 import org.lprff.cli.options.QuietOption;
 import org.lprff.cli.options.RowRange;
 import org.lprff.cli.options.SpecOptions;
+import org.lprff.cli.options.ThreadsOption;
 import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.FeatureFileInfo;
 import org.lprff.cli.output.Human;
@@ -99,11 +100,7 @@ final class FeaturizeCommand implements Callable<Integer> {
       description = "Rows per record batch (default ${DEFAULT-VALUE}).")
   int batchSize;
 
-  @Option(
-      names = "--threads",
-      paramLabel = "N",
-      description = "Threads that featurize (default: all cores).")
-  Integer threads;
+  @Mixin ThreadsOption threads;
 
   @Option(
       names = "--rows",
@@ -132,10 +129,7 @@ final class FeaturizeCommand implements Callable<Integer> {
     if (batchSize < 1) {
       throw new UsageException("--batch-size is " + batchSize + ", expected >= 1");
     }
-    int threadCount = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
-    if (threadCount < 1) {
-      throw new UsageException("--threads is " + threadCount + ", expected >= 1");
-    }
+    int threadCount = threads.count();
     RowRange range = rows == null ? null : RowRange.parse(rows);
     checkOutput();
     PrintWriter err = command.commandLine().getErr();
