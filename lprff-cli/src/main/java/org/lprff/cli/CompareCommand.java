@@ -18,6 +18,8 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.ejml.data.DMatrixRMaj;
 import org.lprff.cli.options.JsonOption;
+import org.lprff.cli.options.KernelOptions;
+import org.lprff.cli.options.QuantizerOption;
 import org.lprff.cli.options.QuietOption;
 import org.lprff.cli.options.Solver;
 import org.lprff.cli.options.SpecOptions;
@@ -137,19 +139,7 @@ final class CompareCommand implements Callable<Integer> {
       description = "regression or classification (default ${DEFAULT-VALUE}).")
   String task;
 
-  @Option(names = "--kernel", defaultValue = "gaussian", paramLabel = "NAME",
-      description = "gaussian, laplacian or matern (default ${DEFAULT-VALUE}).")
-  String kernel;
-
-  @Option(names = "--sigma", paramLabel = "S",
-      description = "Bandwidth of the gaussian and laplacian kernels (required for them).")
-  Double sigma;
-
-  @Option(names = "--nu", paramLabel = "NU", description = "Matern smoothness 0.5, 1.5 or 2.5.")
-  Double nu;
-
-  @Option(names = "--length-scale", paramLabel = "L", description = "Matern length scale.")
-  Double lengthScale;
+  @Mixin KernelOptions kernel;
 
   @Option(names = {"--features", "-m"}, split = ",", defaultValue = "1024", paramLabel = "M",
       description = "Random features m, a comma list (default ${DEFAULT-VALUE}).")
@@ -165,9 +155,7 @@ final class CompareCommand implements Callable<Integer> {
           + " (default ${DEFAULT-VALUE}).")
   List<String> projections;
 
-  @Option(names = "--quantizer", defaultValue = "stochastic", paramLabel = "NAME",
-      description = "stochastic or nearest (default ${DEFAULT-VALUE}).")
-  String quantizer;
+  @Mixin QuantizerOption quantizer;
 
   @Option(names = "--nystrom", split = ",", paramLabel = "M",
       description = "Nyström landmark counts, a comma list (each <= the training rows);"
@@ -580,9 +568,6 @@ final class CompareCommand implements Callable<Integer> {
   FeaturizerSpec specFor(Method method, int d) {
     SpecOptions s = new SpecOptions();
     s.kernel = kernel;
-    s.sigma = sigma;
-    s.nu = nu;
-    s.lengthScale = lengthScale;
     s.features = method.m();
     s.bits = method.bits();
     s.projection = method.projection();
