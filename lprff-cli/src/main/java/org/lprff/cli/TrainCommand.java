@@ -83,7 +83,7 @@ final class TrainCommand implements Callable<Integer> {
   List<Double> l2;
 
   @Option(names = "--schedule", defaultValue = "early-stop", paramLabel = "S",
-      description = "early-stop (default: halve the rate when the heldout loss improves < 1%,"
+      description = "early-stop (default: halve the rate when the heldout loss improves < 1%%,"
           + " stop after 10 halvings), fixed, or decaying (lr / (1 + epoch)).")
   String schedule;
 
