@@ -52,7 +52,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -210,11 +209,7 @@ final class CompareCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    try {
-      return compare();
-    } catch (UsageException e) {
-      throw new ParameterException(command.commandLine(), e.getMessage(), e);
-    }
+    return Failures.usageErrors(command, this::compare);
   }
 
   private int compare() throws IOException {

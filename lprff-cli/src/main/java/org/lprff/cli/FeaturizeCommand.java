@@ -38,7 +38,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -117,11 +116,7 @@ final class FeaturizeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    try {
-      return featurize();
-    } catch (UsageException e) {
-      throw new ParameterException(command.commandLine(), e.getMessage(), e);
-    }
+    return Failures.usageErrors(command, this::featurize);
   }
 
   private int featurize() throws IOException {

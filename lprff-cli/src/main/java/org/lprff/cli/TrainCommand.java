@@ -21,7 +21,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -97,11 +96,7 @@ final class TrainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    try {
-      return train();
-    } catch (UsageException e) {
-      throw new ParameterException(command.commandLine(), e.getMessage(), e);
-    }
+    return Failures.usageErrors(command, this::train);
   }
 
   private int train() throws IOException {
