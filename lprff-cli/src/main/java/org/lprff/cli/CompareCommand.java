@@ -17,13 +17,19 @@ import java.util.concurrent.Executors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.ejml.data.DMatrixRMaj;
+import org.lprff.cli.options.JsonOption;
+import org.lprff.cli.options.KernelOptions;
+import org.lprff.cli.options.QuantizerOption;
+import org.lprff.cli.options.QuietOption;
+import org.lprff.cli.options.Solver;
 import org.lprff.cli.options.SpecOptions;
+import org.lprff.cli.options.ThreadsOption;
+import org.lprff.cli.options.TrainingOptions;
 import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Json;
 import org.lprff.cli.output.Version;
 import org.lprff.cli.workflow.CompareData;
-import org.lprff.cli.workflow.Training;
 import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
@@ -43,9 +49,9 @@ import org.lprff.vector.train.SgdTrainer;
 import org.lprff.vector.train.Task;
 import org.lprff.vector.train.TrainingResult;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -132,19 +138,7 @@ final class CompareCommand implements Callable<Integer> {
       description = "regression or classification (default ${DEFAULT-VALUE}).")
   String task;
 
-  @Option(names = "--kernel", defaultValue = "gaussian", paramLabel = "NAME",
-      description = "gaussian, laplacian or matern (default ${DEFAULT-VALUE}).")
-  String kernel;
-
-  @Option(names = "--sigma", paramLabel = "S",
-      description = "Bandwidth of the gaussian and laplacian kernels (required for them).")
-  Double sigma;
-
-  @Option(names = "--nu", paramLabel = "NU", description = "Matern smoothness 0.5, 1.5 or 2.5.")
-  Double nu;
-
-  @Option(names = "--length-scale", paramLabel = "L", description = "Matern length scale.")
-  Double lengthScale;
+  @Mixin KernelOptions kernel;
 
   @Option(names = {"--features", "-m"}, split = ",", defaultValue = "1024", paramLabel = "M",
       description = "Random features m, a comma list (default ${DEFAULT-VALUE}).")
@@ -160,9 +154,7 @@ final class CompareCommand implements Callable<Integer> {
           + " (default ${DEFAULT-VALUE}).")
   List<String> projections;
 
-  @Option(names = "--quantizer", defaultValue = "stochastic", paramLabel = "NAME",
-      description = "stochastic or nearest (default ${DEFAULT-VALUE}).")
-  String quantizer;
+  @Mixin QuantizerOption quantizer;
 
   @Option(names = "--nystrom", split = ",", paramLabel = "M",
       description = "Nyström landmark counts, a comma list (each <= the training rows);"
@@ -184,39 +176,17 @@ final class CompareCommand implements Callable<Integer> {
           + " (default ${DEFAULT-VALUE}; all heldout rows if fewer).")
   int rows;
 
-  @Option(names = "--solver", defaultValue = "closed-form", paramLabel = "NAME",
-      description = "closed-form (ridge, exact minimizer; least squares for classification) or"
-          + " sgd (early stopping on the heldout loss, as train) (default ${DEFAULT-VALUE}).")
-  String solver;
+  /**
+   * The closed form by default (every method's metric is then its features' exact ridge fit);
+   * SGD at rate 1 whatever the task.
+   */
+  @Mixin TrainingOptions training = new TrainingOptions(Solver.CLOSED_FORM, 1.0);
 
-  @Option(names = "--batch", defaultValue = "250", paramLabel = "ROWS",
-      description = "Mini-batch rows s: of SGD, and of the memory accounting (default"
-          + " ${DEFAULT-VALUE}).")
-  int batch;
+  @Mixin ThreadsOption threads;
 
-  @Option(names = "--epochs", defaultValue = "100", paramLabel = "N",
-      description = "SGD epochs at most (default ${DEFAULT-VALUE}).")
-  int epochs;
+  @Mixin JsonOption json;
 
-  @Option(names = "--lr", defaultValue = "1.0", paramLabel = "X",
-      description = "SGD learning rate (default ${DEFAULT-VALUE}).")
-  double lr;
-
-  @Option(names = "--seed", defaultValue = "1", paramLabel = "N",
-      description = "Seed of the split, features, landmarks, subsample and shuffling (default"
-          + " ${DEFAULT-VALUE}).")
-  long seed;
-
-  @Option(names = "--threads", paramLabel = "N",
-      description = "Threads (default: all cores).")
-  Integer threads;
-
-  @Option(names = "--json", description = "Print the results as one JSON object, the last line"
-      + " of stdout, instead of the table.")
-  boolean json;
-
-  @Option(names = {"--quiet", "-q"}, description = "No progress lines.")
-  boolean quiet;
+  @Mixin QuietOption quiet;
 
   /** One method: random features (projection, bits, m) or Nyström with m landmarks. */
   record Method(String projection, int bits, int m) {
@@ -239,27 +209,15 @@ final class CompareCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    try {
-      return compare();
-    } catch (UsageException e) {
-      throw new ParameterException(command.commandLine(), e.getMessage(), e);
-    }
+    return Failures.usageErrors(command, this::compare);
   }
 
   private int compare() throws IOException {
-    boolean classification = switch (task.toLowerCase(Locale.ROOT)) {
-      case "regression" -> false;
-      case "classification" -> true;
-      default -> throw new UsageException(
-          "--task is '" + task + "', expected regression or classification");
-    };
-    boolean sgd = Training.Solver.parse(solver) == Training.Solver.SGD;
+    boolean classification = TrainingOptions.classification(task);
+    boolean sgd = training.solver() == Solver.SGD;
     checkOptions(classification);
     List<Method> methods = methods();
-    int threadCount = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
-    if (threadCount < 1) {
-      throw new UsageException("--threads is " + threadCount + ", expected >= 1");
-    }
+    int threadCount = threads.count();
     PrintWriter err = command.commandLine().getErr();
     PrintWriter out = command.commandLine().getOut();
     long started = System.nanoTime();
@@ -270,7 +228,7 @@ final class CompareCommand implements Callable<Integer> {
       CompareData.Rows first =
           CompareData.read(train, format, labelColumn, idxLabels, "--idx-labels", allocator);
       if (heldout == null) {
-        CompareData.Rows[] parts = CompareData.split(first, seed);
+        CompareData.Rows[] parts = CompareData.split(first, training.seed);
         trainRows = parts[0];
         heldoutRows = parts[1];
       } else {
@@ -329,13 +287,13 @@ final class CompareCommand implements Callable<Integer> {
     }
     int n = Math.min(rows, heldoutRows.n());
     int[] subsample = Arrays.copyOf(
-        RandomParameters.permutation(seed, STREAM_SUBSAMPLE, heldoutRows.n()), n);
+        RandomParameters.permutation(training.seed, STREAM_SUBSAMPLE, heldoutRows.n()), n);
     Arrays.sort(subsample);
     double lambda = n * l2;
     progress(err, String.format(Locale.ROOT, "data: %s train rows, %s heldout rows, d = %d;"
         + " kernel subsample n = %s (lambda = n x l2 = %.4g); %d methods; solver %s",
         Human.count(trainRows.n()), Human.count(heldoutRows.n()), d, Human.count(n), lambda,
-        methods.size(), solver));
+        methods.size(), training.solver));
 
     ExecutorService pool = threadCount > 1 ? Executors.newFixedThreadPool(threadCount - 1, r -> {
       Thread t = new Thread(r, "lprff-compare");
@@ -367,14 +325,14 @@ final class CompareCommand implements Callable<Integer> {
       }
     }
     double total = seconds(started);
-    if (json) {
+    if (json.enabled) {
       out.println(Json.write(json(results, trainRows, heldoutRows, n, lambda, taskKind, classes,
           total)));
     } else {
       out.println(table(results, taskKind));
       out.println(String.format(Locale.ROOT, "train %s rows, heldout %s rows, kernel subsample"
           + " n = %s, lambda = n x l2 = %.4g, solver %s, total %s", Human.count(trainRows.n()),
-          Human.count(heldoutRows.n()), Human.count(n), lambda, solver,
+          Human.count(heldoutRows.n()), Human.count(n), lambda, training.solver,
           Human.seconds(total)));
     }
     out.flush();
@@ -409,7 +367,7 @@ final class CompareCommand implements Callable<Integer> {
       SpectralApproximation delta = c.reference().compare(approx);
       double deltaSeconds = seconds(t1);
       TrainingMemory memory = TrainingMemory.forProjection(spec.projection(), spec.inputDim(),
-          spec.features(), spec.bits(), batch, c.task().outputs());
+          spec.features(), spec.bits(), training.batch.rows, c.task().outputs());
       // The heldout metric scores full-precision rows of the same map, as predict does by
       // default (quantized test rows would add |w|^2 times the rounding variance to the error).
       FeatureRows scored = spec.isFloat() ? heldoutZ : featurize(Featurizer.of(spec.withBits(32)),
@@ -425,7 +383,7 @@ final class CompareCommand implements Callable<Integer> {
     long t0 = System.nanoTime();
     NystromFeatures map;
     try {
-      map = NystromFeatures.fit(kernelFunction, tr.x(), tr.n(), tr.d(), method.m(), seed,
+      map = NystromFeatures.fit(kernelFunction, tr.x(), tr.n(), tr.d(), method.m(), training.seed,
           c.pool());
     } catch (IllegalStateException e) {
       throw new IllegalStateException("nystrom, m = " + method.m() + ": " + e.getMessage()
@@ -447,7 +405,7 @@ final class CompareCommand implements Callable<Integer> {
         c.reference().compare(KernelMatrix.gram(sample, n, f, c.pool()));
     double deltaSeconds = seconds(t1);
     TrainingMemory memory =
-        TrainingMemory.forNystrom(tr.d(), method.m(), batch, c.task().outputs());
+        TrainingMemory.forNystrom(tr.d(), method.m(), training.batch.rows, c.task().outputs());
     return trainAndEvaluate(method, f, memory, delta,
         FeatureRows.float32(trainZ, 0, tr.n(), f), FeatureRows.float32(heldoutZ, 0,
             c.heldout().n(), f), c, featurizeSeconds, deltaSeconds);
@@ -464,10 +422,10 @@ final class CompareCommand implements Callable<Integer> {
     int epochCount = 0;
     if (c.sgd()) {
       TrainingResult result = SgdTrainer.builder(c.task(), featureCount)
-          .batchSize(batch)
+          .batchSize(training.batch.rows)
           .l2(l2)
-          .seed(seed)
-          .schedule(Schedule.earlyStopping(epochs, lr))
+          .seed(training.seed)
+          .schedule(Schedule.earlyStopping(training.epochs, training.lr))
           .build()
           .train(trainSource, heldoutSource);
       epochCount = result.epochs();
@@ -520,15 +478,7 @@ final class CompareCommand implements Callable<Integer> {
       throw new UsageException("--l2 is " + l2 + ", expected finite and > 0 (K + n l2 I must be"
           + " positive definite)");
     }
-    if (batch < 1) {
-      throw new UsageException("--batch is " + batch + ", expected >= 1");
-    }
-    if (epochs < 1) {
-      throw new UsageException("--epochs is " + epochs + ", expected >= 1");
-    }
-    if (!(lr > 0) || Double.isInfinite(lr)) {
-      throw new UsageException("--lr is " + lr + ", expected finite and > 0");
-    }
+    training.requireEach();
     if (classification && logLabel) {
       throw new UsageException("--log-label applies to regression, not --task classification");
     }
@@ -590,6 +540,7 @@ final class CompareCommand implements Callable<Integer> {
    */
   List<Method> withMatchedNystrom(List<Method> methods, int d, int outputs) {
     LinkedHashSet<Method> all = new LinkedHashSet<>(methods);
+    int batch = training.batch.rows;
     for (Method method : methods) {
       if (method.nystrom()) {
         continue;
@@ -612,13 +563,10 @@ final class CompareCommand implements Callable<Integer> {
   FeaturizerSpec specFor(Method method, int d) {
     SpecOptions s = new SpecOptions();
     s.kernel = kernel;
-    s.sigma = sigma;
-    s.nu = nu;
-    s.lengthScale = lengthScale;
     s.features = method.m();
     s.bits = method.bits();
     s.projection = method.projection();
-    s.seed = seed;
+    s.seed = training.seed;
     s.quantizer = quantizer;
     return s.build(d);
   }
@@ -626,7 +574,7 @@ final class CompareCommand implements Callable<Integer> {
   // ---- output
 
   private void progress(PrintWriter err, String line) {
-    if (!quiet) {
+    if (!quiet.enabled) {
       err.println(line);
       err.flush();
     }
@@ -677,9 +625,9 @@ final class CompareCommand implements Callable<Integer> {
     o.put("kernel_rows", n);
     o.put("lambda", lambda);
     o.put("l2", l2);
-    o.put("solver", solver.toLowerCase(Locale.ROOT));
-    o.put("batch", batch);
-    o.put("seed", seed);
+    o.put("solver", training.solver.toLowerCase(Locale.ROOT));
+    o.put("batch", training.batch.rows);
+    o.put("seed", training.seed);
     o.put("metric", taskKind == Task.REGRESSION ? "mse" : "error_rate");
     List<Object> list = new ArrayList<>();
     for (Row r : results) {

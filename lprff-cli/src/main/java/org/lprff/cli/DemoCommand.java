@@ -25,7 +25,12 @@ import org.lprff.arrow.FeatureWriter;
 import org.lprff.arrow.LabelType;
 import org.lprff.arrow.input.RowBatch;
 import org.lprff.arrow.input.Standardization;
+import org.lprff.cli.options.BatchOption;
+import org.lprff.cli.options.QuietOption;
+import org.lprff.cli.options.Solver;
+import org.lprff.cli.options.SolverOptions;
 import org.lprff.cli.options.SpecOptions;
+import org.lprff.cli.options.TrainingConfig;
 import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Json;
@@ -37,6 +42,7 @@ import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.stream.RowSplit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -93,25 +99,14 @@ final class DemoCommand implements Callable<Integer> {
       description = "Gaussian kernel bandwidth (default ${DEFAULT-VALUE}).")
   double sigma;
 
-  @Option(names = "--seed", defaultValue = "1", paramLabel = "S",
-      description = "Seed of the split, the featurizer and the shuffling (default"
-          + " ${DEFAULT-VALUE}).")
-  long seed;
-
-  @Option(names = "--epochs", defaultValue = "100", paramLabel = "N",
-      description = "Epochs at most per configuration (default ${DEFAULT-VALUE}).")
-  int epochs;
-
-  @Option(names = "--solver", defaultValue = "both", paramLabel = "S",
-      description = "sgd, closed-form or both (default ${DEFAULT-VALUE}).")
-  String solver;
+  /** Both solvers by default, side by side in the table. */
+  @Mixin SolverOptions training = new SolverOptions("both");
 
   @Option(names = "--json", description = "Print one JSON object per configuration and solver"
       + " (one line each) instead of the table.")
   boolean json;
 
-  @Option(names = {"--quiet", "-q"}, description = "No progress lines.")
-  boolean quiet;
+  @Mixin QuietOption quiet;
 
   /** The closed form's lambdas, chosen among on the validation rows. */
   static final List<Double> L2_GRID = List.of(1e-7, 3e-7, 1e-6, 3e-6, 1e-5);
@@ -125,25 +120,23 @@ final class DemoCommand implements Callable<Integer> {
       throw new ParameterException(command.commandLine(), "--features is " + features
           + ", expected >= 1");
     }
-    List<Training.Solver> solvers;
+    List<Solver> solvers;
     try {
-      solvers = solver.equalsIgnoreCase("both")
-          ? List.of(Training.Solver.SGD, Training.Solver.CLOSED_FORM)
-          : List.of(Training.Solver.parse(solver));
+      solvers = training.solvers();
     } catch (UsageException e) {
-      throw new ParameterException(command.commandLine(), e.getMessage()
-          .replace("expected sgd", "expected both, sgd"), e);
+      throw new ParameterException(command.commandLine(), e.getMessage(), e);
     }
     PrintWriter err = command.commandLine().getErr();
     PrintWriter out = command.commandLine().getOut();
     long started = System.nanoTime();
     Split[] splits = load(); // fit, validation, heldout
     Standardization standardization = standardize(splits);
-    if (!quiet) {
+    if (!quiet.enabled) {
       err.println(String.format(Locale.ROOT, "diamonds: %s train + %s validation rows, %s"
           + " heldout rows (seed %d), m = %s, %s projection, sigma %s",
           Human.count(splits[0].rows()), Human.count(splits[1].rows()),
-          Human.count(splits[2].rows()), seed, Human.count(features), projection, sigma));
+          Human.count(splits[2].rows()), training.seed, Human.count(features), projection,
+          sigma));
       err.flush();
     }
     List<Map<String, Object>> results = new ArrayList<>();
@@ -159,8 +152,8 @@ final class DemoCommand implements Callable<Integer> {
     try (BufferAllocator allocator = new RootAllocator()) {
       for (int bits : BITS) {
         FeaturizerSpec spec = new FeaturizerSpec(new KernelFunction.Gaussian(sigma), D, features,
-            bits, SpecOptions.projectionName(projection), seed, Quantizer.STOCHASTIC);
-        if (!quiet) {
+            bits, SpecOptions.projectionName(projection), training.seed, Quantizer.STOCHASTIC);
+        if (!quiet.enabled) {
           err.println("b = " + bits + ": featurizing");
           err.flush();
         }
@@ -176,12 +169,13 @@ final class DemoCommand implements Callable<Integer> {
           write(heldout, spec.withBits(32), standardization, splits[2], pool, allocator);
         }
         double featurizeSeconds = (System.nanoTime() - t0) / 1e9;
-        for (Training.Solver s : solvers) {
-          List<Double> l2 = s == Training.Solver.SGD ? List.of(Training.DEFAULT_L2) : L2_GRID;
-          Training.Options options =
-              new Training.Options(false, epochs, null, 250, l2, "early-stop", seed, s, null);
-          Training.Outcome outcome =
-              Training.run(train, validation, refit, heldout, options, quiet ? null : err);
+        for (Solver s : solvers) {
+          // demo's fixed protocol: the default rate, batch and schedule; lambda 1e-6 or the grid.
+          List<Double> l2 = s == Solver.SGD ? List.of(TrainingConfig.DEFAULT_L2) : L2_GRID;
+          TrainingConfig options = new TrainingConfig(false, training.epochs, null,
+              BatchOption.DEFAULT, l2, "early-stop", training.seed, s, null);
+          Training.Outcome outcome = Training.run(train, validation, refit, heldout, options,
+              quiet.enabled ? null : err);
           Map<String, Object> o = outcome.json();
           o.put("projection", spec.projection());
           o.put("sigma", sigma);
@@ -193,7 +187,7 @@ final class DemoCommand implements Callable<Integer> {
             out.println(Json.write(o));
             out.flush();
           }
-          if (!quiet) {
+          if (!quiet.enabled) {
             err.println("b = " + bits + ", " + s.cliName + ": " + outcome.summary());
             err.flush();
           }
@@ -221,6 +215,7 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   private Split[] load() throws IOException {
+    long seed = training.seed;
     List<float[]> train = new ArrayList<>();
     List<float[]> valid = new ArrayList<>();
     List<float[]> held = new ArrayList<>();
@@ -328,16 +323,16 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   /** One line per bit width: each solver's MSE and seconds side by side. */
-  private static String table(List<Map<String, Object>> results, List<Training.Solver> solvers) {
+  private static String table(List<Map<String, Object>> results, List<Solver> solvers) {
     StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%5s  %6s", "bits", "m"));
-    for (Training.Solver s : solvers) {
+    for (Solver s : solvers) {
       header.append(String.format(Locale.ROOT, "  %18s", "MSE " + s.cliName));
     }
     header.append(String.format(Locale.ROOT, "  %16s  %11s", "training memory", "featurize s"));
-    for (Training.Solver s : solvers) {
+    for (Solver s : solvers) {
       header.append(String.format(Locale.ROOT, "  %16s", s.cliName + " s"));
     }
-    if (solvers.contains(Training.Solver.SGD)) {
+    if (solvers.contains(Solver.SGD)) {
       header.append(String.format(Locale.ROOT, "  %6s", "epochs"));
     }
     StringBuilder table = new StringBuilder(header).append('\n');
@@ -356,7 +351,7 @@ final class DemoCommand implements Callable<Integer> {
       for (Map<String, Object> o : row) {
         table.append(String.format(Locale.ROOT, "  %16.2f", (Double) o.get("train_seconds")));
       }
-      if (solvers.contains(Training.Solver.SGD)) {
+      if (solvers.contains(Solver.SGD)) {
         table.append(String.format(Locale.ROOT, "  %6d", (Integer) first.get("epochs")));
       }
       table.append('\n');

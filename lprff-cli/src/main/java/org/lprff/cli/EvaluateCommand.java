@@ -10,6 +10,8 @@ import org.lprff.arrow.FeatureFileBatches;
 import org.lprff.arrow.LabelType;
 import org.lprff.arrow.FeatureFileBatches.Order;
 import org.lprff.arrow.ModelFile;
+import org.lprff.cli.options.JsonOption;
+import org.lprff.cli.options.ModelOption;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Json;
 import org.lprff.cli.output.Version;
@@ -18,6 +20,7 @@ import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.train.Evaluation;
 import org.lprff.vector.train.Task;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -38,20 +41,17 @@ final class EvaluateCommand implements Callable<Integer> {
 
   @Spec CommandSpec command;
 
-  @Option(names = {"--model", "-m"}, required = true, paramLabel = "FILE",
-      description = "The model file (.lprff) written by train.")
-  Path model;
+  @Mixin ModelOption model;
 
   @Option(names = "--data", required = true, paramLabel = "FILE",
       description = "A feature file with labels.")
   Path data;
 
-  @Option(names = "--json", description = "Print one JSON object.")
-  boolean json;
+  @Mixin JsonOption json;
 
   @Override
   public Integer call() throws IOException {
-    ModelFile.Model m = ModelFile.read(model);
+    ModelFile.Model m = model.read();
     Task task = ModelTasks.task(m);
     boolean classification = task != Task.REGRESSION;
     Evaluation e;
@@ -61,22 +61,22 @@ final class EvaluateCommand implements Callable<Integer> {
       try {
         source.schema().requireCompatible(m.spec().withBits(fileSpec.bits()));
       } catch (IllegalArgumentException ex) {
-        throw new IllegalArgumentException(data + " was not featurized like the model " + model
-            + " (bits may differ): " + ex.getMessage(), ex);
+        throw new IllegalArgumentException(data + " was not featurized like the model "
+            + model.path + " (bits may differ): " + ex.getMessage(), ex);
       }
       if (source.labelType() == LabelType.NONE) {
         throw new IllegalArgumentException(data + " has no label column; evaluate needs labels");
       }
       if (!classification && source.labelType() == LabelType.CLASSES) {
         throw new IllegalArgumentException(data + " has Int32 class labels, but the model "
-            + model + " is a regression model");
+            + model.path + " is a regression model");
       }
       e = Evaluation.of(m.weights(), task, source, 1000);
     }
     PrintWriter out = command.commandLine().getOut();
-    if (json) {
+    if (json.enabled) {
       Map<String, Object> o = Json.object();
-      o.put("model", model.toString());
+      o.put("model", model.path.toString());
       o.put("data", data.toString());
       o.put("task", m.task());
       o.put("rows", e.rows());

@@ -1,14 +1,17 @@
 package org.lprff.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import org.lprff.cli.options.UsageException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
@@ -43,6 +46,20 @@ final class Failures {
     };
     // One line: a message with line breaks (rare, from Arrow) is joined.
     return text.strip().replaceAll("\\s*\\R\\s*", "; ");
+  }
+
+  /** A command's work, which may find a bad option value ({@link UsageException}). */
+  interface Work {
+    int run() throws IOException;
+  }
+
+  /** Runs {@code work}; a {@link UsageException} becomes picocli's usage error (exit code 2). */
+  static int usageErrors(CommandSpec command, Work work) throws IOException {
+    try {
+      return work.run();
+    } catch (UsageException e) {
+      throw new ParameterException(command.commandLine(), e.getMessage(), e);
+    }
   }
 
   /** True if {@code --debug} was given on any command of the parse. */

@@ -22,8 +22,10 @@ import org.lprff.arrow.input.RowSource;
 import org.lprff.arrow.input.RowSources;
 import org.lprff.arrow.input.Standardization;
 import org.lprff.cli.options.InputOptions;
+import org.lprff.cli.options.QuietOption;
 import org.lprff.cli.options.RowRange;
 import org.lprff.cli.options.SpecOptions;
+import org.lprff.cli.options.ThreadsOption;
 import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.FeatureFileInfo;
 import org.lprff.cli.output.Human;
@@ -36,7 +38,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -98,11 +99,7 @@ final class FeaturizeCommand implements Callable<Integer> {
       description = "Rows per record batch (default ${DEFAULT-VALUE}).")
   int batchSize;
 
-  @Option(
-      names = "--threads",
-      paramLabel = "N",
-      description = "Threads that featurize (default: all cores).")
-  Integer threads;
+  @Mixin ThreadsOption threads;
 
   @Option(
       names = "--rows",
@@ -115,16 +112,11 @@ final class FeaturizeCommand implements Callable<Integer> {
   @Option(names = "--row-ids", description = "Write a row_id column (0-based input row numbers).")
   boolean rowIds;
 
-  @Option(names = {"--quiet", "-q"}, description = "Print no progress and no summary.")
-  boolean quiet;
+  @Mixin QuietOption quiet;
 
   @Override
   public Integer call() throws IOException {
-    try {
-      return featurize();
-    } catch (UsageException e) {
-      throw new ParameterException(command.commandLine(), e.getMessage(), e);
-    }
+    return Failures.usageErrors(command, this::featurize);
   }
 
   private int featurize() throws IOException {
@@ -132,10 +124,7 @@ final class FeaturizeCommand implements Callable<Integer> {
     if (batchSize < 1) {
       throw new UsageException("--batch-size is " + batchSize + ", expected >= 1");
     }
-    int threadCount = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
-    if (threadCount < 1) {
-      throw new UsageException("--threads is " + threadCount + ", expected >= 1");
-    }
+    int threadCount = threads.count();
     RowRange range = rows == null ? null : RowRange.parse(rows);
     checkOutput();
     PrintWriter err = command.commandLine().getErr();
@@ -143,7 +132,7 @@ final class FeaturizeCommand implements Callable<Integer> {
     try (BufferAllocator allocator = new RootAllocator()) {
       Plan plan = plan(allocator, range, err);
       FeatureWriter.Summary summary = write(plan, framing, threadCount, allocator, err);
-      if (!quiet) {
+      if (!quiet.enabled) {
         printSummary(err, summary, plan.spec(), (System.nanoTime() - started) / 1e9);
       }
     }
@@ -307,7 +296,7 @@ final class FeaturizeCommand implements Callable<Integer> {
   }
 
   private Progress progress(PrintWriter err, String task) {
-    return quiet
+    return quiet.enabled
         ? Progress.silent()
         : new Progress(err, task, Progress.stderrIsTerminal(), System::nanoTime);
   }

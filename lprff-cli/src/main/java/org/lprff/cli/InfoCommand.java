@@ -14,6 +14,7 @@ import org.lprff.arrow.FeatureSchema;
 import org.lprff.arrow.FeatureWriter;
 import org.lprff.arrow.LabelType;
 import org.lprff.arrow.input.Standardization;
+import org.lprff.cli.options.JsonOption;
 import org.lprff.cli.output.FeatureFileInfo;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Json;
@@ -21,8 +22,8 @@ import org.lprff.cli.output.Version;
 import org.lprff.vector.codec.QuantizationScale;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -40,8 +41,7 @@ final class InfoCommand implements Callable<Integer> {
   @Parameters(paramLabel = "FILE", description = "An lprff feature file (Arrow IPC file or stream).")
   Path file;
 
-  @Option(names = "--json", description = "Print one JSON object instead of text.")
-  boolean json;
+  @Mixin JsonOption json;
 
   @Override
   public Integer call() throws IOException {
@@ -50,7 +50,7 @@ final class InfoCommand implements Callable<Integer> {
       info = FeatureFileInfo.read(file, allocator);
     }
     PrintWriter out = command.commandLine().getOut();
-    out.println(json ? Json.write(toJson(info)) : toText(info));
+    out.println(json.enabled ? Json.write(toJson(info)) : toText(info));
     out.flush();
     return 0;
   }

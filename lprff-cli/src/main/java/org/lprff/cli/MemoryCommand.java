@@ -4,12 +4,15 @@ import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.lprff.cli.options.BatchOption;
+import org.lprff.cli.options.JsonOption;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Json;
 import org.lprff.cli.output.Version;
 import org.lprff.vector.metrics.TrainingMemory;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -58,17 +61,14 @@ final class MemoryCommand implements Callable<Integer> {
           + " ${DEFAULT-VALUE}).")
   int bits;
 
-  @Option(names = "--batch", defaultValue = "250", paramLabel = "ROWS",
-      description = "Mini-batch rows s (default ${DEFAULT-VALUE}).")
-  int batch;
+  @Mixin BatchOption batch;
 
   @Option(names = "--classes", defaultValue = "1", paramLabel = "C",
       description = "Model outputs c: classes of a softmax model, 1 for regression and binary"
           + " (default ${DEFAULT-VALUE}).")
   int classes;
 
-  @Option(names = "--json", description = "Print one JSON object.")
-  boolean json;
+  @Mixin JsonOption json;
 
   @Override
   public Integer call() {
@@ -76,7 +76,8 @@ final class MemoryCommand implements Callable<Integer> {
     try {
       m = size.budget == null
           ? size.features
-          : TrainingMemory.largestFeatures(projection, inputDim, bits, batch, classes, size.budget);
+          : TrainingMemory.largestFeatures(projection, inputDim, bits, batch.rows, classes,
+              size.budget);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(command.commandLine(), e.getMessage(), e);
     }
@@ -86,13 +87,13 @@ final class MemoryCommand implements Callable<Integer> {
     }
     TrainingMemory memory = memory(m);
     PrintWriter out = command.commandLine().getOut();
-    if (json) {
+    if (json.enabled) {
       Map<String, Object> o = Json.object();
       o.put("projection", projection);
       o.put("input_dim", inputDim);
       o.put("features", m);
       o.put("bits", bits);
-      o.put("batch", batch);
+      o.put("batch", batch.rows);
       o.put("classes", classes);
       o.put("budget_bits", size.budget);
       o.put("feature_generation_bits", memory.featureGenerationBits());
@@ -104,7 +105,7 @@ final class MemoryCommand implements Callable<Integer> {
       out.println(String.format(Locale.ROOT,
           "%s, d %d, m %d, %d bits, batch %d, %d outputs: feature generation %d + mini-batch %d"
               + " + model %d = %d bits (%s)%s",
-          projection, inputDim, m, bits, batch, classes, memory.featureGenerationBits(),
+          projection, inputDim, m, bits, batch.rows, classes, memory.featureGenerationBits(),
           memory.miniBatchBits(), memory.modelBits(), memory.totalBits(),
           Human.bytes(Math.round(memory.totalBytes())),
           size.budget == null ? "" : "; the largest m within " + size.budget + " bits"));
@@ -115,7 +116,7 @@ final class MemoryCommand implements Callable<Integer> {
 
   private TrainingMemory memory(int m) {
     try {
-      return TrainingMemory.forProjection(projection, inputDim, m, bits, batch, classes);
+      return TrainingMemory.forProjection(projection, inputDim, m, bits, batch.rows, classes);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(command.commandLine(), e.getMessage(), e);
     }

@@ -18,6 +18,7 @@ import org.lprff.arrow.input.RowBatch;
 import org.lprff.arrow.input.RowSource;
 import org.lprff.arrow.input.RowSources;
 import org.lprff.cli.options.InputOptions;
+import org.lprff.cli.options.ModelOption;
 import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.Version;
 import org.lprff.cli.workflow.ModelTasks;
@@ -56,9 +57,7 @@ final class PredictCommand implements Callable<Integer> {
 
   @Mixin InputOptions in;
 
-  @Option(names = {"--model", "-m"}, required = true, paramLabel = "FILE",
-      description = "The model file (.lprff).")
-  Path model;
+  @Mixin ModelOption model;
 
   @Option(names = {"--output", "-o"}, required = true, paramLabel = "FILE",
       description = "The predictions CSV to write.")
@@ -73,7 +72,7 @@ final class PredictCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    ModelFile.Model m = ModelFile.read(model);
+    ModelFile.Model m = model.read();
     Task task = ModelTasks.task(m);
     FeaturizerSpec spec = quantized ? m.spec() : m.spec().withBits(32);
     Featurizer featurizer = Featurizer.of(spec);
@@ -93,7 +92,7 @@ final class PredictCommand implements Callable<Integer> {
         Arena arena = Arena.ofConfined()) {
       if (source.columns() != spec.inputDim()) {
         throw new IllegalArgumentException("input " + in.input + " has " + source.columns()
-            + " feature columns, the model " + model + " expects d = " + spec.inputDim());
+            + " feature columns, the model " + model.path + " expects d = " + spec.inputDim());
       }
       if (m.standardization() != null) {
         try {

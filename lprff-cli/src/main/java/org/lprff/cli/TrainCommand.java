@@ -5,18 +5,22 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.lprff.arrow.ModelFile;
+import org.lprff.cli.options.JsonOption;
+import org.lprff.cli.options.QuietOption;
+import org.lprff.cli.options.Solver;
+import org.lprff.cli.options.TrainingConfig;
+import org.lprff.cli.options.TrainingOptions;
 import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.Json;
 import org.lprff.cli.output.Version;
 import org.lprff.cli.workflow.Training;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -68,19 +72,8 @@ final class TrainCommand implements Callable<Integer> {
           + " 1 + the largest training label.")
   Integer classes;
 
-  @Option(names = "--epochs", defaultValue = "100", paramLabel = "N",
-      description = "Epochs at most (default ${DEFAULT-VALUE}).")
-  int epochs;
-
-  @Option(names = "--lr", paramLabel = "X",
-      description = "Initial learning rate (default 1 for regression: features have |z|^2 ~ 1;"
-          + " 64 for classification, whose bounded gradients cannot diverge and whose early"
-          + " stopping only halves the rate).")
-  Double lr;
-
-  @Option(names = "--batch", defaultValue = "250", paramLabel = "ROWS",
-      description = "Rows per SGD step (default ${DEFAULT-VALUE}).")
-  int batch;
+  /** SGD by default; the rate follows the task (--lr). */
+  @Mixin TrainingOptions training = new TrainingOptions(Solver.SGD, null);
 
   @Option(names = "--l2", defaultValue = "1e-6", paramLabel = "LAMBDA", split = ",",
       description = "L2 strength lambda (default ${DEFAULT-VALUE}). With --solver closed-form a"
@@ -89,50 +82,28 @@ final class TrainCommand implements Callable<Integer> {
   List<Double> l2;
 
   @Option(names = "--schedule", defaultValue = "early-stop", paramLabel = "S",
-      description = "early-stop (default: halve the rate when the heldout loss improves < 1%,"
+      description = "early-stop (default: halve the rate when the heldout loss improves < 1%%,"
           + " stop after 10 halvings), fixed, or decaying (lr / (1 + epoch)).")
   String schedule;
-
-  @Option(names = "--solver", defaultValue = "sgd", paramLabel = "S",
-      description = "sgd (default: mini-batch SGD on the packed features, the schedule above) or"
-          + " closed-form (ridge's exact minimizer by the normal equations, (Zc^T Zc + l2 n I) W"
-          + " = Zc^T T with centered features and an unregularized intercept: n m^2 / 2"
-          + " multiply-adds on all cores and an m x m double matrix, 8 m^2 bytes; regression, or"
-          + " least-squares classification with one-hot targets; ignores --epochs, --lr, --batch"
-          + " and --schedule).")
-  String solver;
-
-  @Option(names = "--seed", defaultValue = "1", paramLabel = "S",
-      description = "Seed of the shuffling (default ${DEFAULT-VALUE}).")
-  long seed;
 
   @Option(names = {"--model", "-o"}, paramLabel = "FILE",
       description = "The model file to write (.lprff; replaced atomically if it exists).")
   Path model;
 
-  @Option(names = "--json", description = "Print the final metrics as one JSON object (last"
-      + " line of stdout).")
-  boolean json;
+  @Mixin JsonOption json;
 
-  @Option(names = {"--quiet", "-q"}, description = "No progress lines.")
-  boolean quiet;
+  @Mixin QuietOption quiet;
 
   @Override
   public Integer call() throws IOException {
-    boolean classification = switch (task.toLowerCase(Locale.ROOT)) {
-      case "regression" -> false;
-      case "classification" -> true;
-      default -> throw new ParameterException(command.commandLine(),
-          "--task is '" + task + "', expected regression or classification");
-    };
-    if (epochs < 1 || batch < 1 || !l2.stream().allMatch(x -> x >= 0 && x < Double.POSITIVE_INFINITY)
-        || (lr != null && !(lr > 0))) {
-      throw new ParameterException(command.commandLine(), "--epochs " + epochs + ", --batch "
-          + batch + ", --l2 " + l2 + ", --lr " + lr + ": expected epochs, batch >= 1, l2 >= 0,"
-          + " lr > 0");
-    }
+    return Failures.usageErrors(command, this::train);
+  }
+
+  private int train() throws IOException {
+    boolean classification = TrainingOptions.classification(task);
+    training.requireInRange(l2);
     if (classes != null && (!classification || classes < 2)) {
-      throw new ParameterException(command.commandLine(), "--classes is " + classes + ", expected"
+      throw new UsageException("--classes is " + classes + ", expected"
           + (classification ? " >= 2" : " only with --task classification"));
     }
     if (model != null) {
@@ -142,25 +113,19 @@ final class TrainCommand implements Callable<Integer> {
       }
     }
     PrintWriter err = command.commandLine().getErr();
-    Training.Options options;
-    Training.Outcome outcome;
-    try {
-      options = new Training.Options(classification, epochs, lr, batch, l2, schedule, seed,
-          Training.Solver.parse(solver), classes);
-      outcome = Training.run(train, validation, heldout, options, quiet ? null : err);
-    } catch (UsageException e) {
-      throw new ParameterException(command.commandLine(), e.getMessage(), e);
-    }
+    TrainingConfig options = training.config(classification, l2, schedule, classes);
+    Training.Outcome outcome =
+        Training.run(train, validation, heldout, options, quiet.enabled ? null : err);
     if (model != null) {
       ModelFile.write(model, outcome.model());
     }
     PrintWriter out = command.commandLine().getOut();
-    if (json) {
+    if (json.enabled) {
       Map<String, Object> o = outcome.json();
-      o.put("lr", options.solver() == Training.Solver.SGD ? options.learningRate() : null);
+      o.put("lr", options.solver() == Solver.SGD ? options.learningRate() : null);
       o.put("model", model == null ? null : model.toString());
       out.println(Json.write(o));
-    } else if (!quiet) {
+    } else if (!quiet.enabled) {
       out.println(outcome.summary() + (model == null ? "" : "; model written to " + model));
     }
     out.flush();

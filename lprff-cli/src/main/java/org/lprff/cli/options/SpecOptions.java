@@ -3,10 +3,10 @@ package org.lprff.cli.options;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.projection.Projections;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -16,35 +16,12 @@ import picocli.CommandLine.Option;
  */
 public final class SpecOptions {
 
-  static final String DEFAULT_KERNEL = "gaussian";
   static final int DEFAULT_FEATURES = 1024;
   static final int DEFAULT_BITS = 8;
   static final String DEFAULT_PROJECTION = "dense";
   static final long DEFAULT_SEED = 0;
 
-  @Option(
-      names = "--kernel",
-      paramLabel = "NAME",
-      description = "gaussian, laplacian or matern (default " + DEFAULT_KERNEL + ").")
-  public String kernel;
-
-  @Option(
-      names = "--sigma",
-      paramLabel = "S",
-      description = "Bandwidth of the gaussian and laplacian kernels; required unless --like.")
-  public Double sigma;
-
-  @Option(
-      names = "--nu",
-      paramLabel = "NU",
-      description = "Smoothness of the matern kernel: 0.5, 1.5 or 2.5; required for matern.")
-  public Double nu;
-
-  @Option(
-      names = "--length-scale",
-      paramLabel = "L",
-      description = "Length scale of the matern kernel; required for matern.")
-  public Double lengthScale;
+  @Mixin public KernelOptions kernel = new KernelOptions();
 
   @Option(
       names = {"--features", "-m"},
@@ -74,11 +51,7 @@ public final class SpecOptions {
           + ").")
   public Long seed;
 
-  @Option(
-      names = "--quantizer",
-      paramLabel = "NAME",
-      description = "stochastic (unbiased, default) or nearest.")
-  public String quantizer;
+  @Mixin public QuantizerOption quantizer = new QuantizerOption();
 
   /**
    * The spec these options give for input rows of {@code inputDim} values, defaults filled in.
@@ -87,14 +60,7 @@ public final class SpecOptions {
    *     or a value the spec refuses
    */
   public FeaturizerSpec build(int inputDim) {
-    String kernelName = kernel == null ? DEFAULT_KERNEL : kernelName(kernel);
-    KernelFunction function;
-    try {
-      function = kernel(kernelName);
-    } catch (IllegalArgumentException e) {
-      throw e instanceof UsageException ? e : new UsageException(e.getMessage());
-    }
-
+    KernelFunction function = kernel.build();
     int m = features == null ? DEFAULT_FEATURES : features;
     if (m < 1) {
       throw new UsageException("--features is " + m + ", expected >= 1");
@@ -111,45 +77,9 @@ public final class SpecOptions {
           b,
           projection == null ? DEFAULT_PROJECTION : projectionName(projection),
           seed == null ? DEFAULT_SEED : seed,
-          quantizer == null ? Quantizer.STOCHASTIC : quantizer(quantizer));
+          quantizer.quantizer());
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
-    }
-  }
-
-  private KernelFunction kernel(String kernelName) {
-    return switch (kernelName) {
-      case "gaussian", "laplacian" -> {
-        if (sigma == null) {
-          throw new UsageException(
-              "--sigma is required for the " + kernelName + " kernel (or use --like FILE)");
-        }
-        rejectMatern(kernelName);
-        yield kernelName.equals("gaussian")
-            ? new KernelFunction.Gaussian(sigma)
-            : new KernelFunction.Laplacian(sigma);
-      }
-      case "matern" -> {
-        if (nu == null || lengthScale == null) {
-          throw new UsageException(
-              "the matern kernel needs --nu (0.5, 1.5 or 2.5) and --length-scale (or use --like"
-                  + " FILE)");
-        }
-        if (sigma != null) {
-          throw new UsageException(
-              "--sigma does not apply to the matern kernel; it takes --nu and --length-scale");
-        }
-        yield new KernelFunction.Matern(nu, lengthScale);
-      }
-      default -> throw new AssertionError(kernelName);
-    };
-  }
-
-  private void rejectMatern(String kernelName) {
-    if (nu != null || lengthScale != null) {
-      throw new UsageException(
-          (nu != null ? "--nu" : "--length-scale") + " applies only to the matern kernel, not "
-              + kernelName);
     }
   }
 
@@ -174,8 +104,11 @@ public final class SpecOptions {
   void requireAgreement(FeaturizerSpec like, String source) {
     List<String> conflicts = new ArrayList<>();
     KernelFunction k = like.kernel();
-    if (kernel != null && !kernelName(kernel).equals(k.name())) {
-      conflicts.add(conflict(source, "--kernel", kernel, "lprff.kernel", k.name()));
+    Double sigma = kernel.sigma;
+    Double nu = kernel.nu;
+    Double lengthScale = kernel.lengthScale;
+    if (kernel.name != null && !KernelOptions.kernelName(kernel.name).equals(k.name())) {
+      conflicts.add(conflict(source, "--kernel", kernel.name, "lprff.kernel", k.name()));
     }
     double likeSigma = switch (k) {
       case KernelFunction.Gaussian g -> g.sigma();
@@ -216,9 +149,9 @@ public final class SpecOptions {
     if (seed != null && seed != like.seed()) {
       conflicts.add(conflict(source, "--seed", seed, FeaturizerSpec.KEY_SEED, like.seed()));
     }
-    if (quantizer != null && quantizer(quantizer) != like.quantizer()) {
+    if (quantizer.name != null && quantizer.quantizer() != like.quantizer()) {
       conflicts.add(conflict(source,
-          "--quantizer", quantizer, FeaturizerSpec.KEY_QUANTIZER, like.quantizer().key()));
+          "--quantizer", quantizer.name, FeaturizerSpec.KEY_QUANTIZER, like.quantizer().key()));
     }
     if (!conflicts.isEmpty()) {
       throw new IllegalArgumentException(
@@ -232,15 +165,6 @@ public final class SpecOptions {
     return option + " " + given + " conflicts with " + source + ", which has " + key + "=" + inFile;
   }
 
-  static String kernelName(String text) {
-    String name = text.toLowerCase(Locale.ROOT);
-    if (!name.equals("gaussian") && !name.equals("laplacian") && !name.equals("matern")) {
-      throw new UsageException(
-          "--kernel is '" + text + "', expected gaussian, laplacian or matern");
-    }
-    return name;
-  }
-
   public static String projectionName(String text) {
     String name = text.toLowerCase(Locale.ROOT);
     if (!Projections.NAMES.contains(name)) {
@@ -250,12 +174,4 @@ public final class SpecOptions {
     return name;
   }
 
-  static Quantizer quantizer(String text) {
-    return switch (text.toLowerCase(Locale.ROOT)) {
-      case "stochastic" -> Quantizer.STOCHASTIC;
-      case "nearest" -> Quantizer.NEAREST;
-      default -> throw new UsageException(
-          "--quantizer is '" + text + "', expected stochastic or nearest");
-    };
-  }
 }

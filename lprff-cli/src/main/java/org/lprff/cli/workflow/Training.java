@@ -14,6 +14,8 @@ import org.lprff.arrow.LabelType;
 import org.lprff.arrow.FeatureFileBatches.Order;
 import org.lprff.arrow.ModelFile;
 import org.lprff.arrow.input.Standardization;
+import org.lprff.cli.options.Solver;
+import org.lprff.cli.options.TrainingConfig;
 import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Json;
@@ -37,64 +39,6 @@ import org.lprff.vector.train.TrainingResult;
  * mapped files, and returns the result with what a model file and the JSON summary need.
  */
 public final class Training {
-
-  /** Default learning rate of regression: 1 (diamonds at m up to 4096: 2 overflows). */
-  static final double DEFAULT_LR_REGRESSION = 1.0;
-  /**
-   * Default learning rate of classification: 64. Logistic and softmax gradients are bounded
-   * (|grad| <= sqrt(2) |z|, |z|^2 ~ 1), so no rate diverges, and early stopping only halves it:
-   * a high start costs a few epochs, a low one stalls (the < 1% rule halves it early). On
-   * Fashion-MNIST's validation split (m = 2048, scripts/results/fashion-mnist-scan.md) lr 1, 4,
-   * 16, 64, 256 gave 16.1%, 13.9%, 13.8%, 12.8%, 12.8% error at sigma 5.
-   */
-  static final double DEFAULT_LR_CLASSIFICATION = 64.0;
-  public static final double DEFAULT_L2 = 1e-6;
-
-  /** The solvers: mini-batch SGD, or the exact ridge minimizer. */
-  public enum Solver {
-    SGD("sgd"), CLOSED_FORM("closed-form");
-
-    public final String cliName;
-
-    Solver(String cliName) {
-      this.cliName = cliName;
-    }
-
-    public static Solver parse(String name) {
-      for (Solver s : values()) {
-        if (s.cliName.equalsIgnoreCase(name)) {
-          return s;
-        }
-      }
-      throw new UsageException("--solver is '" + name + "', expected sgd or closed-form");
-    }
-  }
-
-  /**
-   * What to train.
-   *
-   * @param classes the declared number of classes (>= 2), or null to take 1 + the largest
-   *     training label
-   */
-  public record Options(
-      boolean classification, int epochs, Double lr, int batch, List<Double> l2s,
-      String schedule, long seed, Solver solver, Integer classes) {
-
-    public Options {
-      l2s = List.copyOf(l2s);
-      if (l2s.isEmpty()) {
-        throw new UsageException("--l2 needs a value");
-      }
-      if (solver == Solver.SGD && l2s.size() > 1) {
-        throw new UsageException("--l2 has " + l2s.size() + " values " + l2s + ", but SGD takes"
-            + " one (a list is for --solver closed-form)");
-      }
-    }
-
-    public double learningRate() {
-      return lr != null ? lr : classification ? DEFAULT_LR_CLASSIFICATION : DEFAULT_LR_REGRESSION;
-    }
-  }
 
   /** A completed training. */
   public record Outcome(
@@ -215,18 +159,18 @@ public final class Training {
    * chosen l2), else {@code heldoutFile}, whose metrics are reported either way. An
    * IllegalArgumentException or IllegalStateException carries the message for users.
    */
-  public static Outcome run(Path trainFile, Path validationFile, Path heldoutFile, Options options,
+  public static Outcome run(Path trainFile, Path validationFile, Path heldoutFile, TrainingConfig options,
       PrintWriter progress) throws IOException {
     return run(trainFile, validationFile, validationFile, heldoutFile, options, progress);
   }
 
   /**
-   * As {@link #run(Path, Path, Path, Options, PrintWriter)}, with the closed form's refit on train
+   * As {@link #run(Path, Path, Path, TrainingConfig, PrintWriter)}, with the closed form's refit on train
    * + {@code refitFile} (null: no refit), e.g. the validation rows at the training bits while
    * {@code validationFile} holds them at full precision, as prediction sees rows.
    */
   public static Outcome run(Path trainFile, Path validationFile, Path refitFile, Path heldoutFile,
-      Options options, PrintWriter progress) throws IOException {
+      TrainingConfig options, PrintWriter progress) throws IOException {
     // SGD draws rows in a shuffled order; the closed form reads every row once, in file order.
     Order order = options.solver() == Solver.SGD ? Order.ROWS : Order.SEQUENTIAL;
     boolean classification = options.classification();

@@ -1,0 +1,33 @@
+package org.lprff.cli.options;
+
+/**
+ * The solvers {@code --solver} names: mini-batch SGD, or the exact ridge minimizer. It lives with
+ * the options (not with the workflow that runs it) so that the option mixins can parse it.
+ */
+public enum Solver {
+  SGD("sgd"), CLOSED_FORM("closed-form");
+
+  public final String cliName;
+
+  Solver(String cliName) {
+    this.cliName = cliName;
+  }
+
+  /** The solver of {@code name} (any case), or null. */
+  static Solver named(String name) {
+    for (Solver s : values()) {
+      if (s.cliName.equalsIgnoreCase(name)) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  public static Solver parse(String name) {
+    Solver solver = named(name);
+    if (solver == null) {
+      throw new UsageException("--solver is '" + name + "', expected sgd or closed-form");
+    }
+    return solver;
+  }
+}

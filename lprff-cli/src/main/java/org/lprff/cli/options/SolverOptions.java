@@ -1,0 +1,65 @@
+package org.lprff.cli.options;
+
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/**
+ * The options of every command that trains ({@code train}, {@code demo}, {@code compare}): the
+ * solver, the SGD epochs and the seed, declared once. The default solver is the command's (sgd,
+ * closed-form or demo's both): picocli shows and restores the value the command constructs this
+ * with, so one declaration serves the three defaults.
+ */
+public class SolverOptions {
+
+  /** demo's {@code --solver both}: each configuration by SGD and in closed form. */
+  static final String BOTH = "both";
+
+  @Option(
+      names = "--solver",
+      paramLabel = "NAME",
+      description = "sgd (mini-batch SGD on the features, early stopping by default; only SGD"
+          + " reads --epochs and --lr) or closed-form (ridge's exact minimizer by the normal"
+          + " equations, (Zc^T Zc + l2 n I) W = Zc^T T with centered features and an"
+          + " unregularized intercept: n m^2 / 2 multiply-adds on all cores and an m x m double"
+          + " matrix, 8 m^2 bytes; regression, or least-squares classification with one-hot"
+          + " targets); demo also takes both (default ${DEFAULT-VALUE}).")
+  public String solver;
+
+  @Option(
+      names = "--epochs",
+      defaultValue = "100",
+      paramLabel = "N",
+      description = "SGD epochs at most, per trained model (default ${DEFAULT-VALUE}).")
+  public int epochs;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "1",
+      paramLabel = "N",
+      description = "Seed of every random choice the command makes, among the data split, the"
+          + " feature map, the Nyström landmarks, the kernel subsample and the SGD shuffling"
+          + " (default ${DEFAULT-VALUE}).")
+  public long seed;
+
+  /** @param defaultSolver the command's {@code --solver} default: a solver's name, or both */
+  public SolverOptions(String defaultSolver) {
+    this.solver = defaultSolver;
+  }
+
+  /** The one solver named (train, compare). */
+  public Solver solver() {
+    return Solver.parse(solver);
+  }
+
+  /** demo's solvers: both for {@code both}, else the one named. */
+  public List<Solver> solvers() {
+    if (solver.equalsIgnoreCase(BOTH)) {
+      return List.of(Solver.SGD, Solver.CLOSED_FORM);
+    }
+    Solver named = Solver.named(solver);
+    if (named == null) {
+      throw new UsageException("--solver is '" + solver + "', expected both, sgd or closed-form");
+    }
+    return List.of(named);
+  }
+}

@@ -1,0 +1,78 @@
+package org.lprff.cli.options;
+
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * The training options of {@code train} and {@code compare}: {@link SolverOptions} and the SGD
+ * step ({@code --lr}, {@code --batch}) that demo fixes. The command gives its default solver and
+ * rate; the checks keep each command's messages.
+ */
+public final class TrainingOptions extends SolverOptions {
+
+  // No ${DEFAULT-VALUE}: train's default follows the task, which is only known at run time.
+  @Option(
+      names = "--lr",
+      paramLabel = "X",
+      description = "Initial learning rate of SGD (default 1, as features have |z|^2 ~ 1; train"
+          + " --task classification: 64, whose bounded gradients cannot diverge and whose early"
+          + " stopping only halves the rate).")
+  public Double lr;
+
+  @Mixin public BatchOption batch = new BatchOption();
+
+  /**
+   * @param defaultSolver the command's default solver
+   * @param defaultLr the command's default rate, or null for the task's ({@link
+   *     TrainingConfig#learningRate()})
+   */
+  public TrainingOptions(Solver defaultSolver, Double defaultLr) {
+    super(defaultSolver.cliName);
+    this.lr = defaultLr;
+  }
+
+  /** Whether {@code --task} names classification (else regression). */
+  public static boolean classification(String task) {
+    return switch (task.toLowerCase(Locale.ROOT)) {
+      case "regression" -> false;
+      case "classification" -> true;
+      default -> throw new UsageException(
+          "--task is '" + task + "', expected regression or classification");
+    };
+  }
+
+  /**
+   * train's check, one message naming the four values ({@code l2} is train's list). compare
+   * checks with {@link #requireEach()}: the two messages are kept as the commands print them.
+   */
+  public void requireInRange(List<Double> l2) {
+    if (epochs < 1 || batch.rows < 1
+        || !l2.stream().allMatch(x -> x >= 0 && x < Double.POSITIVE_INFINITY)
+        || (lr != null && !(lr > 0))) {
+      throw new UsageException("--epochs " + epochs + ", --batch " + batch.rows + ", --l2 " + l2
+          + ", --lr " + lr + ": expected epochs, batch >= 1, l2 >= 0, lr > 0");
+    }
+  }
+
+  /** compare's checks, one value at a time; the rate must also be finite. */
+  public void requireEach() {
+    if (batch.rows < 1) {
+      throw new UsageException("--batch is " + batch.rows + ", expected >= 1");
+    }
+    if (epochs < 1) {
+      throw new UsageException("--epochs is " + epochs + ", expected >= 1");
+    }
+    if (lr != null && (!(lr > 0) || Double.isInfinite(lr))) {
+      throw new UsageException("--lr is " + lr + ", expected finite and > 0");
+    }
+  }
+
+  /** train's request: these options with train's own. */
+  public TrainingConfig config(
+      boolean classification, List<Double> l2s, String schedule, Integer classes) {
+    return new TrainingConfig(classification, epochs, lr, batch.rows, l2s, schedule, seed,
+        solver(), classes);
+  }
+}
