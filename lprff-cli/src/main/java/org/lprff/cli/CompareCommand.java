@@ -13,7 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.ejml.data.DMatrixRMaj;
@@ -29,6 +28,7 @@ import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Json;
 import org.lprff.cli.output.Version;
+import org.lprff.cli.workflow.HelperPool;
 import org.lprff.cli.workflow.CompareData;
 import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.featurize.Featurizer;
@@ -295,13 +295,9 @@ final class CompareCommand implements Callable<Integer> {
         Human.count(trainRows.n()), Human.count(heldoutRows.n()), d, Human.count(n), lambda,
         methods.size(), training.solver));
 
-    ExecutorService pool = threadCount > 1 ? Executors.newFixedThreadPool(threadCount - 1, r -> {
-      Thread t = new Thread(r, "lprff-compare");
-      t.setDaemon(true);
-      return t;
-    }) : null;
     List<Row> results = new ArrayList<>();
-    try {
+    try (HelperPool helpers = HelperPool.start(threadCount, "lprff-compare")) {
+      ExecutorService pool = helpers.executor();
       long t0 = System.nanoTime();
       CompareData.Rows sample = heldoutRows.select(subsample);
       DMatrixRMaj exact = KernelMatrix.exact(kernelFunction, sample.x(), n, d, pool);
@@ -318,10 +314,6 @@ final class CompareCommand implements Callable<Integer> {
             : runFeatures(method, context);
         results.add(row);
         progress(err, summary(row, taskKind));
-      }
-    } finally {
-      if (pool != null) {
-        pool.shutdownNow();
       }
     }
     double total = seconds(started);

@@ -16,7 +16,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -35,6 +34,7 @@ import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Json;
 import org.lprff.cli.output.Version;
+import org.lprff.cli.workflow.HelperPool;
 import org.lprff.cli.workflow.Training;
 import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.Featurizer;
@@ -142,11 +142,8 @@ final class DemoCommand implements Callable<Integer> {
     List<Map<String, Object>> results = new ArrayList<>();
     Path dir = Files.createTempDirectory("lprff-demo");
     int threads = Runtime.getRuntime().availableProcessors();
-    ExecutorService pool = threads > 1 ? Executors.newFixedThreadPool(threads - 1, r -> {
-      Thread t = new Thread(r, "lprff-demo-featurize");
-      t.setDaemon(true);
-      return t;
-    }) : null;
+    HelperPool helpers = HelperPool.start(threads, "lprff-demo-featurize");
+    ExecutorService pool = helpers.executor();
     Path heldout = dir.resolve("heldout.arrow");
     Path validation = dir.resolve("validation.arrow");
     try (BufferAllocator allocator = new RootAllocator()) {
@@ -196,9 +193,7 @@ final class DemoCommand implements Callable<Integer> {
         Files.deleteIfExists(refit);
       }
     } finally {
-      if (pool != null) {
-        pool.shutdownNow();
-      }
+      helpers.close();
       try (Stream<Path> left = Files.walk(dir)) {
         for (Path p : left.sorted(Comparator.reverseOrder()).toList()) {
           Files.deleteIfExists(p);

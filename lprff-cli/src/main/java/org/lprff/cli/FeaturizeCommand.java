@@ -7,8 +7,6 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.lprff.arrow.FeatureSchema;
@@ -31,6 +29,7 @@ import org.lprff.cli.output.FeatureFileInfo;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Progress;
 import org.lprff.cli.output.Version;
+import org.lprff.cli.workflow.HelperPool;
 import org.lprff.cli.workflow.RowSourceBatches;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
@@ -205,13 +204,12 @@ final class FeaturizeCommand implements Callable<Integer> {
     FeatureSchema schema = FeatureSchema.of(plan.spec(), plan.labelType(), rowIds, metadata);
     Featurizer featurizer = Featurizer.of(plan.spec());
     Progress progress = progress(err, "featurizing");
-    // The calling thread featurizes too, so threadCount - 1 helpers keep threadCount cores busy.
-    ExecutorService pool = threadCount > 1 ? pool(threadCount - 1) : null;
-    try (RowSource source = open(plan.format(), plan.labelColumn(), plan.range(), allocator);
+    try (HelperPool helpers = HelperPool.start(threadCount, "lprff-featurize");
+        RowSource source = open(plan.format(), plan.labelColumn(), plan.range(), allocator);
         FeatureWriter writer = FeatureWriter.builder(output, featurizer, schema, allocator)
             .format(framing)
             .batchSize(batchSize)
-            .executor(pool)
+            .executor(helpers.executor())
             .progress(progress)
             .totalRows(plan.totalRows())
             .open()) {
@@ -223,9 +221,6 @@ final class FeaturizeCommand implements Callable<Integer> {
       }
       return writer.finish();
     } finally {
-      if (pool != null) {
-        pool.shutdownNow();
-      }
       progress.finish();
     }
   }
@@ -299,14 +294,6 @@ final class FeaturizeCommand implements Callable<Integer> {
     return quiet.enabled
         ? Progress.silent()
         : new Progress(err, task, Progress.stderrIsTerminal(), System::nanoTime);
-  }
-
-  private static ExecutorService pool(int threads) {
-    return Executors.newFixedThreadPool(threads, runnable -> {
-      Thread thread = new Thread(runnable, "lprff-featurize");
-      thread.setDaemon(true);
-      return thread;
-    });
   }
 
   private static void printSummary(
