@@ -88,21 +88,7 @@ class SpectrumProperties {
     int m = c.m();
     int d = c.d();
     SplittableRandom random = new SplittableRandom(c.seed());
-    float[] rows = new float[n * d];
-    for (int k = 0; k < rows.length; k++) {
-      rows[k] = (float) (2 * random.nextDouble() - 1);
-    }
-    FeaturizerSpec spec =
-        new FeaturizerSpec(new KernelFunction.Gaussian(c.sigma()), d, m, 32, "dense", c.seed(),
-            Quantizer.STOCHASTIC);
-    float[][] z = new float[n][m];
-    ByteBuffer bytes =
-        ByteBuffer.wrap(Featurizer.of(spec).featurize(rows, n, 0)).order(ByteOrder.LITTLE_ENDIAN);
-    for (float[] row : z) {
-      for (int i = 0; i < m; i++) {
-        row[i] = bytes.getFloat();
-      }
-    }
+    float[][] z = gaussianFeatures(random, n, d, m, c.sigma(), c.seed());
     QuantizationScale scale = QuantizationScale.forFeatures(m, c.bits());
 
     // Grid cell, width and variance of every entry.
@@ -295,4 +281,28 @@ class SpectrumProperties {
     }
     return out;
   }
+
+  /**
+   * n rows uniform in [-1, 1]^d drawn from {@code random} (n d doubles, row by row), and their m
+   * float32 Gaussian features (dense projection, the given seed), one array per row.
+   */
+  static float[][] gaussianFeatures(
+      SplittableRandom random, int n, int d, int m, double sigma, long seed) {
+    float[] rows = new float[n * d];
+    for (int k = 0; k < rows.length; k++) {
+      rows[k] = (float) (2 * random.nextDouble() - 1);
+    }
+    FeaturizerSpec spec = new FeaturizerSpec(
+        new KernelFunction.Gaussian(sigma), d, m, 32, "dense", seed, Quantizer.STOCHASTIC);
+    float[][] z = new float[n][m];
+    ByteBuffer bytes =
+        ByteBuffer.wrap(Featurizer.of(spec).featurize(rows, n, 0)).order(ByteOrder.LITTLE_ENDIAN);
+    for (float[] row : z) {
+      for (int i = 0; i < m; i++) {
+        row[i] = bytes.getFloat();
+      }
+    }
+    return z;
+  }
+
 }

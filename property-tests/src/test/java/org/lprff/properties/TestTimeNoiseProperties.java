@@ -6,17 +6,12 @@ import static org.quicktheories.generators.SourceDSL.doubles;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.lprff.vector.codec.PackedFeatures;
 import org.lprff.vector.codec.QuantizationScale;
-import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.codec.StochasticRounding;
 import org.lprff.vector.featurize.Featurizer;
-import org.lprff.vector.featurize.FeaturizerSpec;
-import org.lprff.vector.kernel.KernelFunction;
 
 /**
  * Issue item 6, test-time noise: a linear model w applied to quantized features has squared error
@@ -71,21 +66,7 @@ class TestTimeNoiseProperties {
     int m = c.m();
     int d = c.d();
     SplittableRandom random = new SplittableRandom(c.seed());
-    float[] rows = new float[n * d];
-    for (int k = 0; k < rows.length; k++) {
-      rows[k] = (float) (2 * random.nextDouble() - 1);
-    }
-    FeaturizerSpec spec =
-        new FeaturizerSpec(new KernelFunction.Gaussian(c.sigma()), d, m, 32, "dense", c.seed(),
-            Quantizer.STOCHASTIC);
-    float[][] z = new float[n][m];
-    ByteBuffer bytes =
-        ByteBuffer.wrap(Featurizer.of(spec).featurize(rows, n, 0)).order(ByteOrder.LITTLE_ENDIAN);
-    for (float[] row : z) {
-      for (int i = 0; i < m; i++) {
-        row[i] = bytes.getFloat();
-      }
-    }
+    float[][] z = SpectrumProperties.gaussianFeatures(random, n, d, m, c.sigma(), c.seed());
     double[] w = new double[m];
     double w2 = 0;
     double w1 = 0;
