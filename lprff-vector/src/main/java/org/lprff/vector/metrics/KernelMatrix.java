@@ -64,19 +64,8 @@ public final class KernelMatrix {
     checkCounts(n, d, "d");
     checkRows("rows", rows, n, d, "d");
     DMatrixRMaj k = new DMatrixRMaj(n, n);
-    double[] out = k.data;
-    ParallelTasks.run(
-        blocks(n),
-        executor,
-        block -> {
-          int i1 = Math.min(n, (block + 1) * ROW_BLOCK);
-          for (int i = block * ROW_BLOCK; i < i1; i++) {
-            for (int j = i; j < n; j++) {
-              out[i * n + j] = kernel.value(rows, i * d, rows, j * d, d);
-            }
-          }
-        });
-    mirrorUpper(out, n);
+    values(kernel, rows, n, rows, n, d, true, k.data, executor);
+    mirrorUpper(k.data, n);
     return k;
   }
 
@@ -97,19 +86,27 @@ public final class KernelMatrix {
           "na * nb = " + na + " * " + nb + " = " + (long) na * nb + " exceeds the largest array");
     }
     DMatrixRMaj c = new DMatrixRMaj(na, nb);
-    double[] out = c.data;
+    values(kernel, a, na, b, nb, d, false, c.data, executor);
+    return c;
+  }
+
+  /**
+   * out[i nb + j] = k(a_i, b_j), in blocks of rows of a on {@code executor}; only j >= i when
+   * {@code upper} (a symmetric matrix, mirrored by the caller).
+   */
+  private static void values(KernelFunction kernel, float[] a, int na, float[] b, int nb, int d,
+      boolean upper, double[] out, Executor executor) {
     ParallelTasks.run(
         blocks(na),
         executor,
         block -> {
           int i1 = Math.min(na, (block + 1) * ROW_BLOCK);
           for (int i = block * ROW_BLOCK; i < i1; i++) {
-            for (int j = 0; j < nb; j++) {
+            for (int j = upper ? i : 0; j < nb; j++) {
               out[i * nb + j] = kernel.value(a, i * d, b, j * d, d);
             }
           }
         });
-    return c;
   }
 
   /** {@link #cross(KernelFunction, float[], int, float[], int, int, Executor)} sequentially. */
