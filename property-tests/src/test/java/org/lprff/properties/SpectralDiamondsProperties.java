@@ -12,6 +12,7 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
 import org.ejml.interfaces.linsol.LinearSolverDense;
 import org.junit.jupiter.api.Test;
+import org.lprff.fixtures.Quadratic;
 import org.lprff.fixtures.Diamonds;
 import org.lprff.vector.codec.PackedFeatures;
 import org.lprff.vector.codec.QuantizationScale;
@@ -88,7 +89,7 @@ class SpectralDiamondsProperties {
     SpectralApproximation.Reference reference =
         SpectralApproximation.reference(k, lambda, executor);
     double[] x = lowDirection(k, n);
-    double q = quadratic(k, x);
+    double q = Quadratic.of(k.data, x);
     double xL1 = 0;
     for (double xi : x) {
       xL1 += Math.abs(xi);
@@ -137,7 +138,7 @@ class SpectralDiamondsProperties {
         SpectralApproximation s = reference.compare(approximate);
         delta1[bi][mi] = s.delta1();
         delta2[bi][mi] = s.delta2();
-        rayleigh[bi][mi] = (quadratic(approximate, x) - q) / (q + lambda);
+        rayleigh[bi][mi] = (Quadratic.of(approximate.data, x) - q) / (q + lambda);
         assertTrue(rayleigh[bi][mi] <= s.delta2() + 1e-9,
             "P <= Δ2 (a Rayleigh quotient of M), b = " + b + ", m = " + m);
         if (b == 32) {
@@ -310,19 +311,5 @@ class SpectralDiamondsProperties {
       }
     }
     return v.data.clone();
-  }
-
-  /** x^T a x. */
-  static double quadratic(DMatrixRMaj a, double[] x) {
-    int n = x.length;
-    double sum = 0;
-    for (int i = 0; i < n; i++) {
-      double row = 0;
-      for (int j = 0; j < n; j++) {
-        row += a.data[i * n + j] * x[j];
-      }
-      sum += x[i] * row;
-    }
-    return sum;
   }
 }

@@ -257,16 +257,13 @@ class SpectrumProperties {
 
   /** k (n x n) times x (n x m). */
   static double[][] multiply(double[][] k, float[][] x, int n, int m) {
-    double[][] out = new double[n][m];
-    for (int j = 0; j < n; j++) {
-      for (int l = 0; l < n; l++) {
-        double f = k[j][l];
-        for (int i = 0; i < m; i++) {
-          out[j][i] += f * x[l][i];
-        }
+    double[][] wide = new double[n][m];
+    for (int l = 0; l < n; l++) {
+      for (int i = 0; i < m; i++) {
+        wide[l][i] = x[l][i]; // exact: the product below widens each float the same way
       }
     }
-    return out;
+    return multiply(k, wide, n, m);
   }
 
   static double[][] multiply(double[][] k, double[][] x, int n, int m) {

@@ -211,13 +211,7 @@ public final class IdxRowSource extends AbstractRowSource {
       int got = in.readNBytes(head, 0, head.length);
       bytesRead += got;
       if (got < 4) {
-        throw new InputFormatException(
-            name
-                + " is truncated: expected a "
-                + head.length
-                + "-byte IDX header, found "
-                + got
-                + " bytes");
+        throw truncatedHeader(head.length, got);
       }
       int found = readInt(head, 0);
       if (found != magic) {
@@ -227,13 +221,7 @@ public final class IdxRowSource extends AbstractRowSource {
                 name, found, magic, kind, describeMagic(found)));
       }
       if (got < head.length) {
-        throw new InputFormatException(
-            name
-                + " is truncated: expected a "
-                + head.length
-                + "-byte IDX header, found "
-                + got
-                + " bytes");
+        throw truncatedHeader(head.length, got);
       }
       int[] sizes = new int[dimensions];
       for (int i = 0; i < dimensions; i++) {
@@ -249,6 +237,12 @@ public final class IdxRowSource extends AbstractRowSource {
         }
       }
       return sizes;
+    }
+
+    private InputFormatException truncatedHeader(int expected, int got) {
+      return new InputFormatException(
+          name + " is truncated: expected a " + expected + "-byte IDX header, found " + got
+              + " bytes");
     }
 
     void readFully(byte[] into, int n) throws IOException {

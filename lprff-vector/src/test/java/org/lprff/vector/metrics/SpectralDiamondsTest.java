@@ -11,6 +11,7 @@ import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
 import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
 import org.junit.jupiter.api.Test;
+import org.lprff.fixtures.Quadratic;
 import org.lprff.fixtures.Diamonds;
 import org.lprff.vector.codec.QuantizationScale;
 import org.lprff.vector.codec.Quantizer;
@@ -99,7 +100,7 @@ class SpectralDiamondsTest {
         SpectralApproximation s = reference.compare(approximate);
         delta1[bi][mi] = s.delta1();
         delta2[bi][mi] = s.delta2();
-        rayleigh[bi][mi] = quadratic(approximate, x) - muMin;
+        rayleigh[bi][mi] = Quadratic.of(approximate.data, x) - muMin;
         rayleigh[bi][mi] /= muMin + lambda;
         plateau[bi][mi] =
             b == 32 ? 0 : roundingVariance(z, n, m, spec.scale(), x) / (muMin + lambda);
@@ -140,20 +141,6 @@ class SpectralDiamondsTest {
     }
     // And at 4096 features the full-precision Δ2 is already below the 1-bit plateau.
     assertTrue(delta2[0][2] < plateau[3][2], "FP Δ2 below the 1-bit plateau\n" + table);
-  }
-
-  /** x^T a x. */
-  private static double quadratic(DMatrixRMaj a, double[] x) {
-    int n = x.length;
-    double sum = 0;
-    for (int i = 0; i < n; i++) {
-      double row = 0;
-      for (int j = 0; j < n; j++) {
-        row += a.data[i * n + j] * x[j];
-      }
-      sum += x[i] * row;
-    }
-    return sum;
   }
 
   /** x^T D x, D_jj = sum_i (z_ji - lo)(hi - z_ji) over the grid cell [lo, hi] of z_ji. */
