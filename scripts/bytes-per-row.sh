@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The README's "bytes per row on disk" table: featurizes the first 10,000 rows of diamonds at
 # m = 4096 for every b with ./lprff and reads the file sizes back with `lprff info --json`.
-# Usage: scripts/bytes-per-row.sh [path/to/diamonds.csv]   (default ../shared/data/diamonds.csv)
+# Usage: scripts/bytes-per-row.sh [path/to/diamonds.csv]   (default: the copy shipped in lprff-cli)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-data="${1:-$root/../shared/data/diamonds.csv}"
+data="${1:-$root/lprff-cli/src/main/resources/org/lprff/cli/diamonds.csv}"
 if [ ! -f "$data" ]; then
   echo "bytes-per-row: no diamonds.csv at $data (pass its path as the first argument)" >&2
   exit 1
