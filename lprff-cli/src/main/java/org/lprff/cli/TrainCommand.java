@@ -76,9 +76,10 @@ final class TrainCommand implements Callable<Integer> {
   @Mixin TrainingOptions training = new TrainingOptions(Solver.SGD, null);
 
   @Option(names = "--l2", defaultValue = "1e-6", paramLabel = "LAMBDA", split = ",",
-      description = "L2 strength lambda (default ${DEFAULT-VALUE}). With --solver closed-form a"
-          + " comma-separated list: each is solved from the same normal equations and the one"
-          + " with the lowest heldout loss is kept.")
+      description = "L2 strength lambda (default ${DEFAULT-VALUE}). With --solver closed-form or"
+          + " lbfgs a comma-separated list: each is solved (from the same normal equations, or"
+          + " warm-started from the previous value's model) and the one with the lowest loss on"
+          + " --validation (else heldout) is kept.")
   List<Double> l2;
 
   @Option(names = "--schedule", defaultValue = "early-stop", paramLabel = "S",

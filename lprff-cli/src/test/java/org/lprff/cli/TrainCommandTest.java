@@ -156,9 +156,46 @@ class TrainCommandTest {
     assertFalse(cls.contains("log_loss"), cls);
 
     Cli.Result bad = Cli.run("train", "--train", f[0].toString(), "--heldout", f[1].toString(),
-        "--task", "regression", "--solver", "lbfgs");
+        "--task", "regression", "--solver", "newton");
     assertEquals(2, bad.exitCode(), bad.toString());
-    assertTrue(bad.err().contains("--solver is 'lbfgs', expected sgd or closed-form"), bad.err());
+    assertTrue(bad.err().contains("--solver is 'newton', expected sgd, lbfgs or closed-form"),
+        bad.err());
+  }
+
+  /**
+   * --solver lbfgs reaches the closed form's optimum of the same objective: the heldout MSE of the
+   * two models agrees to 1e-3 relative (both minimize J; L-BFGS stops within ~1e-7 of its value).
+   * With a list of l2 it keeps the one with the lowest heldout loss and records the path;
+   * classification trains logistic/softmax models and so reports a log-loss.
+   */
+  @Test
+  void lbfgsReachesTheClosedFormOptimum() throws IOException {
+    Path[] f = features("lbfgs", false, 4);
+    String exact = lastLine(Cli.ok("train", "--train", f[0].toString(), "--heldout",
+        f[1].toString(), "--task", "regression", "--solver", "closed-form", "--l2", "1e-4",
+        "--json", "--quiet").out());
+    Cli.Result r = Cli.ok("train", "--train", f[0].toString(), "--heldout", f[1].toString(),
+        "--task", "regression", "--solver", "lbfgs", "--l2", "1e-4", "--json");
+    String json = lastLine(r.out());
+    assertTrue(json.contains("\"solver\":\"lbfgs\"") && json.contains("\"lr\":null")
+        && json.contains("\"stop_reason\":\"converged\""), json);
+    assertTrue(r.err().contains("lbfgs: l2 1.0E-4, iteration   0, objective"), r.err());
+    double mse = jsonNumber(exact, "heldout_mse");
+    assertEquals(mse, jsonNumber(json, "heldout_mse"), 1e-3 * mse, json + "\n" + exact);
+    assertTrue(jsonNumber(json, "passes") >= jsonNumber(json, "epochs"), json);
+
+    String path = lastLine(Cli.ok("train", "--train", f[0].toString(), "--heldout",
+        f[1].toString(), "--task", "regression", "--solver", "lbfgs", "--l2", "1e-2,1e-4",
+        "--json", "--quiet").out());
+    assertTrue(path.contains("\"l2_selection\":[{\"l2\":0.01,\"heldout_loss\":"), path);
+    assertEquals(1e-4, jsonNumber(path, "l2"), 0, path);
+
+    Path[] c = features("lbfgs3", true, 8);
+    String cls = lastLine(Cli.ok("train", "--train", c[0].toString(), "--heldout",
+        c[1].toString(), "--task", "classification", "--solver", "lbfgs", "--json",
+        "--quiet").out());
+    assertTrue(jsonNumber(cls, "heldout_error_rate") < 0.15, cls);
+    assertTrue(cls.contains("heldout_log_loss"), cls);
   }
 
   static double[] labels(Path csv) throws IOException {

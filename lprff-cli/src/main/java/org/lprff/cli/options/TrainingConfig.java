@@ -34,7 +34,7 @@ public record TrainingConfig(
     }
     if (solver == Solver.SGD && l2s.size() > 1) {
       throw new UsageException("--l2 has " + l2s.size() + " values " + l2s + ", but SGD takes"
-          + " one (a list is for --solver closed-form)");
+          + " one (a list is for --solver lbfgs or closed-form)");
     }
   }
 

@@ -26,6 +26,7 @@ import org.lprff.vector.stream.MiniBatchSource.Batches;
 import org.lprff.vector.train.ClosedFormRidge;
 import org.lprff.vector.train.EpochRecord;
 import org.lprff.vector.train.Evaluation;
+import org.lprff.vector.train.LbfgsTrainer;
 import org.lprff.vector.train.LinearModel;
 import org.lprff.vector.train.NormalEquations;
 import org.lprff.vector.train.Schedule;
@@ -50,6 +51,7 @@ public final class Training {
     /** The one-line result the train and demo commands print. */
     public String summary() {
       boolean solved = solver() == Solver.CLOSED_FORM;
+      boolean lbfgs = solver() == Solver.LBFGS;
       String metric = task() == Task.REGRESSION
           ? String.format(Locale.ROOT, "heldout MSE %.6g", heldout().metric())
           : solved // least-squares scores are not probabilities: no log-loss
@@ -60,12 +62,17 @@ public final class Training {
         metric = (task() == Task.REGRESSION
             ? String.format(Locale.ROOT, "validation MSE %.6g", validation().metric())
             : String.format(Locale.ROOT, "validation error rate %.4f", validation().metric()))
-            + (solved ? " (chose l2); " : " (early stopping); ") + metric;
+            + (solved || lbfgs ? " (chose l2); " : " (early stopping); ") + metric;
       }
       if (solved) {
         return String.format(Locale.ROOT, "%s; solved in closed form (l2 %g%s), %s", metric, l2(),
             l2Selection().size() > 1 ? ", chosen on " + selectedOn() : "",
             Human.seconds(seconds()));
+      }
+      if (lbfgs) {
+        return String.format(Locale.ROOT, "%s; L-BFGS (l2 %g%s), %d iterations, %d passes, %s",
+            metric, l2(), l2Selection().size() > 1 ? ", chosen on " + selectedOn() : "",
+            result().epochs(), result().steps(), Human.seconds(seconds()));
       }
       return String.format(Locale.ROOT, "%s; %d epochs, %d halvings, stopped: %s, %s",
           metric, result().epochs(), result().halvings(),
@@ -98,7 +105,7 @@ public final class Training {
       o.put("rounding_variance", spec.isFloat() ? 0.0 : spec.scale().cosineRoundingVariance());
       o.put("train_rows", trainRows);
       o.put("heldout_rows", heldoutRows);
-      boolean probabilities = task != Task.REGRESSION && solver == Solver.SGD;
+      boolean probabilities = task != Task.REGRESSION && solver != Solver.CLOSED_FORM;
       if (task == Task.REGRESSION) {
         o.put("heldout_mse", heldout.metric());
       } else {
@@ -112,7 +119,7 @@ public final class Training {
       }
       o.put("solver", solver.cliName);
       o.put("l2", l2);
-      if (solver == Solver.CLOSED_FORM) {
+      if (solver != Solver.SGD) {
         o.put("selected_on", selectedOn);
       } else {
         o.put("early_stopping", selectedOn);
@@ -121,7 +128,7 @@ public final class Training {
         o.put("validation_rows", validation.rows());
         o.put(task == Task.REGRESSION ? "validation_mse" : "validation_error_rate",
             validation.metric());
-        if (task == Task.REGRESSION || solver == Solver.SGD) {
+        if (task == Task.REGRESSION || probabilities) {
           o.put("validation_loss", validation.meanLoss());
         }
       }
@@ -136,6 +143,9 @@ public final class Training {
         o.put("l2_selection", tried);
       }
       o.put("epochs", result.epochs());
+      if (solver == Solver.LBFGS) {
+        o.put("passes", result.steps());
+      }
       o.put("halvings", result.halvings());
       o.put("best_epoch", result.bestEpoch());
       o.put("stop_reason", result.stopReason().name().toLowerCase(Locale.ROOT));
@@ -171,14 +181,14 @@ public final class Training {
    */
   public static Outcome run(Path trainFile, Path validationFile, Path refitFile, Path heldoutFile,
       TrainingConfig options, PrintWriter progress) throws IOException {
-    // SGD draws rows in a shuffled order; the closed form reads every row once, in file order.
+    // SGD draws rows in a shuffled order; the full-batch solvers read every row, in file order.
     Order order = options.solver() == Solver.SGD ? Order.ROWS : Order.SEQUENTIAL;
     boolean classification = options.classification();
     try (FeatureFileBatches train = FeatureFileBatches.mapped(trainFile, order, classification);
         FeatureFileBatches heldout = FeatureFileBatches.mapped(heldoutFile, Order.SEQUENTIAL, classification);
         FeatureFileBatches validation = validationFile == null ? null
             : FeatureFileBatches.mapped(validationFile, Order.SEQUENTIAL, classification);
-        FeatureFileBatches refit = refitFile == null || options.solver() == Solver.SGD ? null
+        FeatureFileBatches refit = refitFile == null || options.solver() != Solver.CLOSED_FORM ? null
             : FeatureFileBatches.mapped(refitFile, Order.SEQUENTIAL, classification)) {
       FeaturizerSpec spec = train.spec();
       checkLabels(trainFile, train.labelType(), classification);
@@ -233,6 +243,11 @@ public final class Training {
             selection, progress);
         l2 = choice.l2();
         result = TrainingResult.solved(choice.model(), Double.NaN);
+      } else if (options.solver() == Solver.LBFGS) {
+        LbfgsChoice choice = lbfgs(train, task, spec.features(), options.l2s(), stopping,
+            stoppingName, selection, progress);
+        l2 = choice.l2();
+        result = choice.result();
       } else {
         result = SgdTrainer.builder(task, spec.features())
             .batchSize(options.batch())
@@ -246,6 +261,10 @@ public final class Training {
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       if (result.diverged()) {
+        if (options.solver() != Solver.SGD) {
+          throw new IllegalStateException(
+              "training diverged (" + result.message() + "); no model was written");
+        }
         throw new IllegalStateException("training diverged (" + result.message() + ") at --lr "
             + lr + "; try a smaller --lr, e.g. " + lr / 4 + "; no model was written");
       }
@@ -286,6 +305,43 @@ public final class Training {
     println(progress, "closed form: refit on train + validation, l2 " + choice.l2());
     return new Choice(choice.l2(), sums.plus(more).solve(choice.l2()), null);
   }
+
+  /**
+   * L-BFGS for each l2 in the order given, each started from the previous one's model (a warm
+   * start: neighbouring l2 have neighbouring optima); with several, the one with the lowest loss
+   * on {@code stopping} is kept.
+   */
+  private static LbfgsChoice lbfgs(FeatureFileBatches train, Task task, int features,
+      List<Double> l2s, FeatureFileBatches stopping, String stoppingName,
+      Map<Double, Double> selection, PrintWriter progress) {
+    LbfgsChoice best = null;
+    LinearModel start = LinearModel.zeros(features, task.outputs());
+    for (double lambda : l2s) {
+      TrainingResult result = LbfgsTrainer.builder(task, features).l2(lambda)
+          .listener(progress == null ? r -> {} : r -> println(progress, String.format(Locale.ROOT,
+              "lbfgs: l2 %s, iteration %3d, objective %.10g, step %.3g, %.2f s", lambda,
+              r.epoch(), r.trainLoss(), r.learningRate(), r.seconds())))
+          .build()
+          .train(train, start);
+      if (result.diverged()) {
+        return new LbfgsChoice(lambda, result);
+      }
+      start = result.model();
+      if (l2s.size() == 1) {
+        return new LbfgsChoice(lambda, result);
+      }
+      double loss = Evaluation.of(result.model(), task, stopping, 1000).meanLoss();
+      selection.put(lambda, loss);
+      println(progress, String.format(Locale.ROOT, "lbfgs: l2 %s, %s loss %.6g (%s)", lambda,
+          stoppingName, loss, result.message()));
+      if (best == null || loss < selection.get(best.l2())) {
+        best = new LbfgsChoice(lambda, result);
+      }
+    }
+    return best;
+  }
+
+  private record LbfgsChoice(double l2, TrainingResult result) {}
 
   /** The l2 chosen (or the only one), its model, or no model and the last failure. */
   private record Choice(double l2, LinearModel model, IllegalArgumentException failure) {}

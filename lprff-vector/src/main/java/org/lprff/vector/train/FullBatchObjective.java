@@ -1,0 +1,136 @@
+package org.lprff.vector.train;
+
+import org.lprff.vector.stream.MiniBatch;
+import org.lprff.vector.stream.MiniBatchSource;
+
+/**
+ * This package's objective over every row of a source, as a function of the flat parameters
+ * {@code x = (wT, bias)} (c m class-major weights, then c biases):
+ *
+ * <pre>  J(x) = (1/n) sum_r loss(z_r W + b, label_r) + (lambda/2) ||W||^2</pre>
+ *
+ * and its gradient, in one pass: each mini-batch's features are read once by the forward product
+ * and once by the transposed accumulate while they are hot, and never decoded to floats. Batch
+ * partial sums are added in double, in the source's order for (epoch 0, batch size, seed 0),
+ * which is the same on every pass, so a given x always gives the same J and gradient, bit for bit.
+ * Memory: the batch's scores and gradient (batch x c floats) and two c m arrays, whatever n.
+ */
+final class FullBatchObjective {
+
+  private final MiniBatchSource source;
+  private final Loss loss;
+  private final int features;
+  private final int outputs;
+  private final double l2;
+  private final int batchSize;
+  private final float[] wT;
+  private final float[] scores;
+  private final float[] gradient;
+  private final float[] gT;
+  private long rows = -1;
+  private long passes;
+
+  FullBatchObjective(MiniBatchSource source, Task task, int features, double l2, int batchSize) {
+    this.source = source;
+    this.loss = task.loss();
+    this.features = features;
+    this.outputs = task.outputs();
+    this.l2 = l2;
+    this.batchSize = batchSize;
+    this.wT = new float[features * outputs];
+    this.scores = new float[batchSize * outputs];
+    this.gradient = new float[batchSize * outputs];
+    this.gT = new float[features * outputs];
+  }
+
+  /** Parameters: c m weights and c biases. */
+  int dimension() {
+    return features * outputs + outputs;
+  }
+
+  /** Rows n, known after the first pass (-1 before). */
+  long rows() {
+    return rows;
+  }
+
+  /** Passes over the source so far. */
+  long passes() {
+    return passes;
+  }
+
+  /**
+   * J at x, and its gradient into {@code grad} (same length). A non-finite loss returns that
+   * value (the gradient is then meaningless).
+   *
+   * @throws IllegalArgumentException if the source has no rows or a label is invalid (naming the
+   *     row id and value)
+   */
+  double valueAndGradient(double[] x, double[] grad) {
+    int cm = features * outputs;
+    for (int k = 0; k < cm; k++) {
+      wT[k] = (float) x[k];
+    }
+    java.util.Arrays.fill(grad, 0);
+    double lossSum = 0;
+    long n = 0;
+    passes++;
+    try (MiniBatchSource.Batches batches = source.epoch(0, batchSize, 0)) {
+      while (batches.hasNext()) {
+        MiniBatch batch = batches.next();
+        int nb = batch.rows();
+        int c = outputs;
+        loss.checkLabels(nb, batch.targets(), batch.classes(), batch.rowIds());
+        batch.features().forward(wT, c, scores);
+        for (int r = 0; r < nb; r++) {
+          for (int j = 0; j < c; j++) {
+            scores[r * c + j] += (float) x[cm + j];
+          }
+        }
+        double mean = loss.compute(scores, nb, batch.targets(), batch.classes(), gradient);
+        lossSum += mean * nb;
+        n += nb;
+        // The loss's gradient is of the batch mean; the pass wants the sum (divided by n below).
+        for (int k = 0; k < nb * c; k++) {
+          gradient[k] *= nb;
+        }
+        java.util.Arrays.fill(gT, 0f);
+        batch.features().accumulateTransposed(gradient, c, gT);
+        for (int k = 0; k < cm; k++) {
+          grad[k] += gT[k];
+        }
+        for (int r = 0; r < nb; r++) {
+          for (int j = 0; j < c; j++) {
+            grad[cm + j] += gradient[r * c + j];
+          }
+        }
+      }
+    }
+    if (n == 0) {
+      throw new IllegalArgumentException("the training source has no rows");
+    }
+    rows = n;
+    double penalty = 0;
+    for (int k = 0; k < cm; k++) {
+      grad[k] = grad[k] / n + l2 * x[k];
+      penalty += x[k] * x[k];
+    }
+    for (int j = 0; j < outputs; j++) {
+      grad[cm + j] /= n;
+    }
+    return lossSum / n + 0.5 * l2 * penalty;
+  }
+
+  /** The flat parameters as a model (float32); refuses non-finite values. */
+  LinearModel model(double[] x) {
+    int cm = features * outputs;
+    float[] w = new float[cm];
+    float[] b = new float[outputs];
+    for (int k = 0; k < cm; k++) {
+      w[k] = (float) x[k];
+    }
+    for (int j = 0; j < outputs; j++) {
+      b[j] = (float) x[cm + j];
+    }
+    return LinearModel.of(features, outputs, w, b);
+  }
+}
