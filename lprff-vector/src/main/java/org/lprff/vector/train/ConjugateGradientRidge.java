@@ -1,0 +1,362 @@
+package org.lprff.vector.train;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.Executor;
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
+import org.ejml.interfaces.linsol.LinearSolverDense;
+import org.lprff.vector.products.Gram;
+import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.stream.MiniBatch;
+import org.lprff.vector.stream.MiniBatchSource;
+
+/**
+ * Ridge regression by preconditioned conjugate gradients, streaming: the minimizer of this
+ * package's objective with the squared loss (the one {@link ClosedFormRidge} solves exactly),
+ * without ever forming the m x m Gram matrix.
+ *
+ * <p>With the intercept handled by centering, as in the closed form, the weights solve
+ *
+ * <pre>  A w = (Zc^T Zc / n + lambda I) w = Zc^T tc / n,   b = t_mean - mu^T w,</pre>
+ *
+ * and {@code Zc^T Zc = Z^T Z - n mu mu^T}, so A v costs one pass over the packed rows (the forward
+ * product Z v and the transposed accumulate Z^T (Z v), batch by batch, the data never centered or
+ * decoded). {@link #prepare} makes one more pass for n, mu, the targets' mean and Z^T t.
+ *
+ * <p><b>Preconditioner</b>, as FALKON does for Nyström (Rudi, Carratino and Rosasco, 2017), from a
+ * seeded uniform sample of s rows (reservoir sampling during the first pass, so it needs no
+ * random access): with Zs the s centered sample rows, P = Zs^T Zs / s + lambda I approximates A,
+ * and by Woodbury P^-1 r = (r - Zs^T (lambda s I + Zs Zs^T)^-1 Zs r) / lambda. Cost: s decoded
+ * rows (8 s m bytes), the s x s Gram Zs Zs^T once (s^2 m / 2 multiply-adds, blocked Vector API
+ * kernel), a Cholesky of s^3 / 3 per lambda, and 4 s m flops per iteration, small beside a pass
+ * (2 n m). The sketch captures the top of A's spectrum, where plain CG would spend its iterations.
+ *
+ * <p><b>Stopping</b>: {@link StopReason#CONVERGED} when the residual ||A w - rhs|| falls below
+ * {@code tolerance} times ||rhs||; {@link StopReason#EPOCH_CAP} after {@code maxIterations};
+ * {@link StopReason#DIVERGED} when a value becomes non-finite. Every pass reads the source in
+ * the same order and sums in double, so results are a pure function of the inputs.
+ */
+public final class ConjugateGradientRidge {
+
+  public static final int DEFAULT_SKETCH_ROWS = 1024;
+  public static final double DEFAULT_TOLERANCE = 1e-6;
+  public static final int DEFAULT_MAX_ITERATIONS = 300;
+  static final int BATCH = 1024;
+
+  private final MiniBatchSource source;
+  private final int m;
+  private final long n;
+  private final double[] mean;
+  private final double targetMean;
+  /** Zc^T tc / n. */
+  private final double[] rhs;
+  /** The centered sample rows, s x m row-major. */
+  private final double[] sketch;
+  private final int s;
+  /** Zs Zs^T, s x s. */
+  private final double[] sketchGram;
+  private final float[] vf;
+  private final float[] u;
+  private final float[] gT;
+  private long passes;
+
+  private ConjugateGradientRidge(MiniBatchSource source, int m, long n, double[] mean,
+      double targetMean, double[] rhs, double[] sketch, int s, double[] sketchGram) {
+    this.source = source;
+    this.m = m;
+    this.n = n;
+    this.mean = mean;
+    this.targetMean = targetMean;
+    this.rhs = rhs;
+    this.sketch = sketch;
+    this.s = s;
+    this.sketchGram = sketchGram;
+    this.vf = new float[m];
+    this.u = new float[BATCH];
+    this.gT = new float[m];
+  }
+
+  /**
+   * The lambda-independent part, in one pass over {@code source} (regression targets): n, the
+   * column means, the targets' mean, Zc^T tc / n, and the preconditioner's sample of {@code
+   * sketchRows} rows (all rows when there are fewer), drawn with {@code seed}.
+   *
+   * @throws IllegalArgumentException if the source has no rows or a target is not finite (naming
+   *     the row), or sketchRows < 1
+   */
+  public static ConjugateGradientRidge prepare(
+      MiniBatchSource source, int sketchRows, long seed, Executor executor) {
+    if (source == null) {
+      throw new IllegalArgumentException("source is null");
+    }
+    if (sketchRows < 1) {
+      throw new IllegalArgumentException("sketchRows is " + sketchRows + ", expected >= 1");
+    }
+    int m = source.features();
+    double[] colSum = new double[m];
+    double[] zt = new double[m];
+    double targetSum = 0;
+    double[] sample = new double[(long) sketchRows * m > Integer.MAX_VALUE - 16
+        ? failTooLarge(sketchRows, m) : sketchRows * m];
+    SplittableRandom random = new SplittableRandom(seed);
+    float[] row = new float[m];
+    float[] ones = new float[BATCH];
+    Arrays.fill(ones, 1f);
+    float[] partial = new float[m];
+    long n = 0;
+    Loss loss = Task.REGRESSION.loss();
+    try (MiniBatchSource.Batches batches = source.epoch(0, BATCH, 0)) {
+      while (batches.hasNext()) {
+        MiniBatch batch = batches.next();
+        int k = batch.rows();
+        loss.checkLabels(k, batch.targets(), null, batch.rowIds());
+        FeatureRows z = batch.features();
+        Arrays.fill(partial, 0f);
+        z.accumulateTransposed(ones, 1, partial);
+        add(partial, colSum);
+        Arrays.fill(partial, 0f);
+        z.accumulateTransposed(batch.targets(), 1, partial);
+        add(partial, zt);
+        for (int r = 0; r < k; r++) {
+          targetSum += batch.targets()[r];
+          long index = n + r;
+          // Reservoir sampling: row `index` replaces a uniform slot with probability s/(index+1).
+          long slot = index < sketchRows ? index : random.nextLong(index + 1);
+          if (slot < sketchRows) {
+            z.decode(r, row, 0);
+            for (int i = 0; i < m; i++) {
+              sample[(int) slot * m + i] = row[i];
+            }
+          }
+        }
+        n += k;
+      }
+    }
+    if (n == 0) {
+      throw new IllegalArgumentException("the training source has no rows");
+    }
+    int s = (int) Math.min(sketchRows, n);
+    double[] mean = new double[m];
+    double[] rhs = new double[m];
+    double targetMean = targetSum / n;
+    for (int i = 0; i < m; i++) {
+      mean[i] = colSum[i] / n;
+      rhs[i] = (zt[i] - n * mean[i] * targetMean) / n;
+    }
+    double[] sketch = Arrays.copyOf(sample, s * m);
+    for (int r = 0; r < s; r++) {
+      for (int i = 0; i < m; i++) {
+        sketch[r * m + i] -= mean[i];
+      }
+    }
+    return new ConjugateGradientRidge(source, m, n, mean, targetMean, rhs, sketch, s,
+        gram(sketch, s, m, executor));
+  }
+
+  private static int failTooLarge(int sketchRows, int m) {
+    throw new IllegalArgumentException("sketchRows * m = " + sketchRows + " * " + m
+        + " exceeds the largest array; use fewer sketch rows");
+  }
+
+  /** Zs Zs^T (s x s) by the Gram kernel, reading Zs^T's m rows of s entries in chunks. */
+  private static double[] gram(double[] sketch, int s, int m, Executor executor) {
+    int stride = Gram.stride(s);
+    double[] g = new double[stride * stride];
+    int chunkRows = ClosedFormRidge.CHUNK_ROWS;
+    double[] chunk = new double[chunkRows * stride];
+    for (int i0 = 0; i0 < m; i0 += chunkRows) {
+      int k = Math.min(chunkRows, m - i0);
+      for (int i = 0; i < k; i++) {
+        for (int r = 0; r < stride; r++) {
+          chunk[Gram.at(k, i, r)] = r < s ? sketch[r * m + i0 + i] : 0;
+        }
+      }
+      Gram.accumulateUpper(chunk, k, stride, g, executor);
+    }
+    Gram.finish(g, s, stride);
+    return Arrays.copyOf(g, s * s);
+  }
+
+  /** Rows n of the source. */
+  public long rows() {
+    return n;
+  }
+
+  /** Passes over the source so far, the preparing one included. */
+  public long passes() {
+    return passes + 1;
+  }
+
+  /** Rows in the preconditioner's sample. */
+  public int sketchRows() {
+    return s;
+  }
+
+  /**
+   * Solves for {@code lambda} from {@code start} (zeros, or a neighbouring lambda's model: a warm
+   * start), to a residual below {@code tolerance} ||rhs||.
+   *
+   * @throws IllegalArgumentException if lambda is not finite and > 0, tolerance not in (0, 1),
+   *     maxIterations < 1, or start does not have m features and one output
+   */
+  public TrainingResult solve(double lambda, LinearModel start, double tolerance,
+      int maxIterations, TrainingListener listener) {
+    if (!(lambda > 0) || Double.isInfinite(lambda)) {
+      throw new IllegalArgumentException("lambda is " + lambda + ", expected finite and > 0 for"
+          + " conjugate gradients (lambda = 0 needs the closed form)");
+    }
+    if (!(tolerance > 0 && tolerance < 1)) {
+      throw new IllegalArgumentException("tolerance is " + tolerance + ", expected in (0, 1)");
+    }
+    if (maxIterations < 1) {
+      throw new IllegalArgumentException("maxIterations is " + maxIterations + ", expected >= 1");
+    }
+    if (start == null || start.features() != m || start.outputs() != 1) {
+      throw new IllegalArgumentException("start model is " + (start == null ? "null"
+          : start.features() + " x " + start.outputs()) + ", expected " + m + " x 1");
+    }
+    TrainingListener hear = listener == null ? TrainingListener.NONE : listener;
+    LinearSolverDense<DMatrixRMaj> cholesky = preconditioner(lambda);
+    double[] w = new double[m];
+    float[] w0 = start.weightsT();
+    for (int i = 0; i < m; i++) {
+      w[i] = w0[i];
+    }
+    double[] r = new double[m];
+    double[] ap = new double[m];
+    apply(w, lambda, ap);
+    for (int i = 0; i < m; i++) {
+      r[i] = rhs[i] - ap[i];
+    }
+    double rhsNorm = Math.sqrt(LbfgsTrainer.dot(rhs, rhs));
+    double[] z = new double[m];
+    precondition(cholesky, lambda, r, z);
+    double[] p = z.clone();
+    double rz = LbfgsTrainer.dot(r, z);
+    List<EpochRecord> records = new ArrayList<>();
+    double residual = Math.sqrt(LbfgsTrainer.dot(r, r)) / rhsNorm;
+    int iteration = 0;
+    StopReason reason = StopReason.EPOCH_CAP;
+    String message = "stopped after " + maxIterations + " iterations at relative residual ";
+    while (true) {
+      if (!Double.isFinite(residual)) {
+        return new TrainingResult(model(start.weightsT(), start.bias()[0]), StopReason.DIVERGED,
+            "the residual is " + residual + " at iteration " + iteration, iteration, passes(), 0,
+            -1, Double.NaN, Double.NaN, records);
+      }
+      if (residual <= tolerance || rhsNorm == 0) {
+        reason = StopReason.CONVERGED;
+        message = "relative residual " + residual + " <= " + tolerance + " after " + iteration
+            + " iterations";
+        break;
+      }
+      if (iteration == maxIterations) {
+        message += residual;
+        break;
+      }
+      long t0 = System.nanoTime();
+      apply(p, lambda, ap);
+      double alpha = rz / LbfgsTrainer.dot(p, ap);
+      for (int i = 0; i < m; i++) {
+        w[i] += alpha * p[i];
+        r[i] -= alpha * ap[i];
+      }
+      precondition(cholesky, lambda, r, z);
+      double rzNext = LbfgsTrainer.dot(r, z);
+      double beta = rzNext / rz;
+      rz = rzNext;
+      for (int i = 0; i < m; i++) {
+        p[i] = z[i] + beta * p[i];
+      }
+      residual = Math.sqrt(LbfgsTrainer.dot(r, r)) / rhsNorm;
+      EpochRecord record = new EpochRecord(iteration, residual, Double.NaN, Double.NaN, alpha,
+          (System.nanoTime() - t0) / 1e9, true, false);
+      records.add(record);
+      hear.onEpoch(record);
+      iteration++;
+    }
+    float[] wf = new float[m];
+    double bias = targetMean;
+    for (int i = 0; i < m; i++) {
+      wf[i] = (float) w[i];
+      bias -= mean[i] * w[i];
+    }
+    return new TrainingResult(model(wf, (float) bias), reason, message, iteration, passes(), 0,
+        iteration, Double.NaN, Double.NaN, records);
+  }
+
+  private LinearModel model(float[] w, float bias) {
+    return LinearModel.of(m, 1, w, new float[] {bias});
+  }
+
+  /** out = A v = (Z^T Z v) / n - mu (mu . v) + lambda v: one pass. */
+  private void apply(double[] v, double lambda, double[] out) {
+    for (int i = 0; i < m; i++) {
+      vf[i] = (float) v[i];
+    }
+    Arrays.fill(out, 0);
+    passes++;
+    try (MiniBatchSource.Batches batches = source.epoch(0, BATCH, 0)) {
+      while (batches.hasNext()) {
+        FeatureRows z = batches.next().features();
+        z.forward(vf, 1, u);
+        Arrays.fill(gT, 0f);
+        z.accumulateTransposed(u, 1, gT);
+        add(gT, out);
+      }
+    }
+    double muV = LbfgsTrainer.dot(mean, v);
+    for (int i = 0; i < m; i++) {
+      out[i] = out[i] / n - mean[i] * muV + lambda * v[i];
+    }
+  }
+
+  /** The Cholesky factor of lambda s I + Zs Zs^T. */
+  private LinearSolverDense<DMatrixRMaj> preconditioner(double lambda) {
+    DMatrixRMaj k = new DMatrixRMaj(s, s);
+    System.arraycopy(sketchGram, 0, k.data, 0, s * s);
+    for (int i = 0; i < s; i++) {
+      k.data[i * s + i] += lambda * s;
+    }
+    LinearSolverDense<DMatrixRMaj> solver = LinearSolverFactory_DDRM.chol(s);
+    if (!solver.setA(k)) {
+      throw new IllegalArgumentException("the preconditioner's " + s + " x " + s + " system is"
+          + " not positive definite at lambda " + lambda);
+    }
+    return solver;
+  }
+
+  /** z = P^-1 r = (r - Zs^T K^-1 Zs r) / lambda. */
+  private void precondition(
+      LinearSolverDense<DMatrixRMaj> cholesky, double lambda, double[] r, double[] z) {
+    DMatrixRMaj y = new DMatrixRMaj(s, 1);
+    for (int a = 0; a < s; a++) {
+      double sum = 0;
+      for (int i = 0; i < m; i++) {
+        sum += sketch[a * m + i] * r[i];
+      }
+      y.data[a] = sum;
+    }
+    DMatrixRMaj x = new DMatrixRMaj(s, 1);
+    cholesky.solve(y, x);
+    System.arraycopy(r, 0, z, 0, m);
+    for (int a = 0; a < s; a++) {
+      double xa = x.data[a];
+      for (int i = 0; i < m; i++) {
+        z[i] -= sketch[a * m + i] * xa;
+      }
+    }
+    for (int i = 0; i < m; i++) {
+      z[i] /= lambda;
+    }
+  }
+
+  private static void add(float[] from, double[] into) {
+    for (int i = 0; i < from.length; i++) {
+      into[i] += from[i];
+    }
+  }
+}
