@@ -76,7 +76,7 @@ final class TrainCommand implements Callable<Integer> {
   @Mixin TrainingOptions training = new TrainingOptions(Solver.SGD, null);
 
   @Option(names = "--l2", defaultValue = "1e-6", paramLabel = "LAMBDA", split = ",",
-      description = "L2 strength lambda (default ${DEFAULT-VALUE}). With --solver closed-form or"
+      description = "L2 strength lambda (default ${DEFAULT-VALUE}). With --solver closed-form, cg or"
           + " lbfgs a comma-separated list: each is solved (from the same normal equations, or"
           + " warm-started from the previous value's model) and the one with the lowest loss on"
           + " --validation (else heldout) is kept.")

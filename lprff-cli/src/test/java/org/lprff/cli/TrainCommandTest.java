@@ -158,13 +158,14 @@ class TrainCommandTest {
     Cli.Result bad = Cli.run("train", "--train", f[0].toString(), "--heldout", f[1].toString(),
         "--task", "regression", "--solver", "newton");
     assertEquals(2, bad.exitCode(), bad.toString());
-    assertTrue(bad.err().contains("--solver is 'newton', expected sgd, lbfgs or closed-form"),
+    assertTrue(bad.err().contains("--solver is 'newton', expected sgd, lbfgs, cg or closed-form"),
         bad.err());
   }
 
   /**
-   * --solver lbfgs reaches the closed form's optimum of the same objective: the heldout MSE of the
-   * two models agrees to 1e-3 relative (both minimize J; L-BFGS stops within ~1e-7 of its value).
+   * --solver lbfgs and --solver cg reach the closed form's optimum of the same objective: the
+   * heldout MSE of the models agrees to 1e-3 relative (all minimize J; the iterative solvers stop
+   * within ~1e-6 of its value).
    * With a list of l2 it keeps the one with the lowest heldout loss and records the path;
    * classification trains logistic/softmax models and so reports a log-loss.
    */
@@ -190,7 +191,20 @@ class TrainCommandTest {
     assertTrue(path.contains("\"l2_selection\":[{\"l2\":0.01,\"heldout_loss\":"), path);
     assertEquals(1e-4, jsonNumber(path, "l2"), 0, path);
 
+    // --solver cg: the same optimum by preconditioned conjugate gradients (regression only)
+    String cg = lastLine(Cli.ok("train", "--train", f[0].toString(), "--heldout",
+        f[1].toString(), "--task", "regression", "--solver", "cg", "--l2", "1e-4", "--json",
+        "--quiet").out());
+    assertTrue(cg.contains("\"solver\":\"cg\"") && cg.contains("\"stop_reason\":\"converged\""),
+        cg);
+    assertEquals(mse, jsonNumber(cg, "heldout_mse"), 1e-3 * mse, cg + "\n" + exact);
+
     Path[] c = features("lbfgs3", true, 8);
+    Cli.Result cgClasses = Cli.run("train", "--train", c[0].toString(), "--heldout",
+        c[1].toString(), "--task", "classification", "--solver", "cg");
+    assertEquals(2, cgClasses.exitCode(), cgClasses.toString());
+    assertTrue(cgClasses.err().contains("--solver cg solves ridge regression; for --task"
+        + " classification use lbfgs"), cgClasses.err());
     String cls = lastLine(Cli.ok("train", "--train", c[0].toString(), "--heldout",
         c[1].toString(), "--task", "classification", "--solver", "lbfgs", "--json",
         "--quiet").out());

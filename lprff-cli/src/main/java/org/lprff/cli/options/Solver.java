@@ -1,12 +1,12 @@
 package org.lprff.cli.options;
 
 /**
- * The solvers {@code --solver} names: mini-batch SGD, full-batch L-BFGS, or the exact ridge
- * minimizer. It lives with the options (not with the workflow that runs it) so that the option
+ * The solvers {@code --solver} names: mini-batch SGD, full-batch L-BFGS, ridge by
+ * preconditioned conjugate gradients, or the exact ridge minimizer. It lives with the options (not with the workflow that runs it) so that the option
  * mixins can parse it.
  */
 public enum Solver {
-  SGD("sgd"), LBFGS("lbfgs"), CLOSED_FORM("closed-form");
+  SGD("sgd"), LBFGS("lbfgs"), CG("cg"), CLOSED_FORM("closed-form");
 
   public final String cliName;
 
@@ -27,7 +27,7 @@ public enum Solver {
   public static Solver parse(String name) {
     Solver solver = named(name);
     if (solver == null) {
-      throw new UsageException("--solver is '" + name + "', expected sgd, lbfgs or closed-form");
+      throw new UsageException("--solver is '" + name + "', expected sgd, lbfgs, cg or closed-form");
     }
     return solver;
   }

@@ -34,7 +34,11 @@ public record TrainingConfig(
     }
     if (solver == Solver.SGD && l2s.size() > 1) {
       throw new UsageException("--l2 has " + l2s.size() + " values " + l2s + ", but SGD takes"
-          + " one (a list is for --solver lbfgs or closed-form)");
+          + " one (a list is for --solver lbfgs, cg or closed-form)");
+    }
+    if (solver == Solver.CG && classification) {
+      throw new UsageException("--solver cg solves ridge regression; for --task classification"
+          + " use lbfgs (logistic or softmax loss) or closed-form (least squares)");
     }
   }
 

@@ -24,6 +24,7 @@ import org.lprff.vector.metrics.TrainingMemory;
 import org.lprff.vector.stream.MiniBatch;
 import org.lprff.vector.stream.MiniBatchSource.Batches;
 import org.lprff.vector.train.ClosedFormRidge;
+import org.lprff.vector.train.ConjugateGradientRidge;
 import org.lprff.vector.train.EpochRecord;
 import org.lprff.vector.train.Evaluation;
 import org.lprff.vector.train.LbfgsTrainer;
@@ -51,7 +52,7 @@ public final class Training {
     /** The one-line result the train and demo commands print. */
     public String summary() {
       boolean solved = solver() == Solver.CLOSED_FORM;
-      boolean lbfgs = solver() == Solver.LBFGS;
+      boolean iterative = solver() == Solver.LBFGS || solver() == Solver.CG;
       String metric = task() == Task.REGRESSION
           ? String.format(Locale.ROOT, "heldout MSE %.6g", heldout().metric())
           : solved // least-squares scores are not probabilities: no log-loss
@@ -62,16 +63,16 @@ public final class Training {
         metric = (task() == Task.REGRESSION
             ? String.format(Locale.ROOT, "validation MSE %.6g", validation().metric())
             : String.format(Locale.ROOT, "validation error rate %.4f", validation().metric()))
-            + (solved || lbfgs ? " (chose l2); " : " (early stopping); ") + metric;
+            + (solved || iterative ? " (chose l2); " : " (early stopping); ") + metric;
       }
       if (solved) {
         return String.format(Locale.ROOT, "%s; solved in closed form (l2 %g%s), %s", metric, l2(),
             l2Selection().size() > 1 ? ", chosen on " + selectedOn() : "",
             Human.seconds(seconds()));
       }
-      if (lbfgs) {
-        return String.format(Locale.ROOT, "%s; L-BFGS (l2 %g%s), %d iterations, %d passes, %s",
-            metric, l2(), l2Selection().size() > 1 ? ", chosen on " + selectedOn() : "",
+      if (iterative) {
+        return String.format(Locale.ROOT, "%s; %s (l2 %g%s), %d iterations, %d passes, %s",
+            metric, solver() == Solver.CG ? "conjugate gradients" : "L-BFGS", l2(), l2Selection().size() > 1 ? ", chosen on " + selectedOn() : "",
             result().epochs(), result().steps(), Human.seconds(seconds()));
       }
       return String.format(Locale.ROOT, "%s; %d epochs, %d halvings, stopped: %s, %s",
@@ -143,7 +144,7 @@ public final class Training {
         o.put("l2_selection", tried);
       }
       o.put("epochs", result.epochs());
-      if (solver == Solver.LBFGS) {
+      if (solver == Solver.LBFGS || solver == Solver.CG) {
         o.put("passes", result.steps());
       }
       o.put("halvings", result.halvings());
@@ -244,7 +245,12 @@ public final class Training {
         l2 = choice.l2();
         result = TrainingResult.solved(choice.model(), Double.NaN);
       } else if (options.solver() == Solver.LBFGS) {
-        LbfgsChoice choice = lbfgs(train, task, spec.features(), options.l2s(), stopping,
+        IterativeChoice choice = lbfgs(train, task, spec.features(), options.l2s(), stopping,
+            stoppingName, selection, progress);
+        l2 = choice.l2();
+        result = choice.result();
+      } else if (options.solver() == Solver.CG) {
+        IterativeChoice choice = conjugateGradients(train, spec.features(), options.l2s(), stopping,
             stoppingName, selection, progress);
         l2 = choice.l2();
         result = choice.result();
@@ -311,10 +317,10 @@ public final class Training {
    * start: neighbouring l2 have neighbouring optima); with several, the one with the lowest loss
    * on {@code stopping} is kept.
    */
-  private static LbfgsChoice lbfgs(FeatureFileBatches train, Task task, int features,
+  private static IterativeChoice lbfgs(FeatureFileBatches train, Task task, int features,
       List<Double> l2s, FeatureFileBatches stopping, String stoppingName,
       Map<Double, Double> selection, PrintWriter progress) {
-    LbfgsChoice best = null;
+    IterativeChoice best = null;
     LinearModel start = LinearModel.zeros(features, task.outputs());
     for (double lambda : l2s) {
       TrainingResult result = LbfgsTrainer.builder(task, features).l2(lambda)
@@ -324,24 +330,63 @@ public final class Training {
           .build()
           .train(train, start);
       if (result.diverged()) {
-        return new LbfgsChoice(lambda, result);
+        return new IterativeChoice(lambda, result);
       }
       start = result.model();
       if (l2s.size() == 1) {
-        return new LbfgsChoice(lambda, result);
+        return new IterativeChoice(lambda, result);
       }
       double loss = Evaluation.of(result.model(), task, stopping, 1000).meanLoss();
       selection.put(lambda, loss);
       println(progress, String.format(Locale.ROOT, "lbfgs: l2 %s, %s loss %.6g (%s)", lambda,
           stoppingName, loss, result.message()));
       if (best == null || loss < selection.get(best.l2())) {
-        best = new LbfgsChoice(lambda, result);
+        best = new IterativeChoice(lambda, result);
       }
     }
     return best;
   }
 
-  private record LbfgsChoice(double l2, TrainingResult result) {}
+  /**
+   * Ridge by conjugate gradients for each l2 in the order given, from one preparing pass (means,
+   * Z^T t, the preconditioner's sketch), each l2 warm-started from the previous one's model; with
+   * several, the one with the lowest loss on {@code stopping} is kept.
+   */
+  private static IterativeChoice conjugateGradients(FeatureFileBatches train, int features,
+      List<Double> l2s, FeatureFileBatches stopping, String stoppingName,
+      Map<Double, Double> selection, PrintWriter progress) {
+    ConjugateGradientRidge system = ConjugateGradientRidge.prepare(train,
+        ConjugateGradientRidge.DEFAULT_SKETCH_ROWS, 0, ForkJoinPool.commonPool());
+    println(progress, "cg: " + Human.count(system.rows()) + " rows, preconditioner from a "
+        + Human.count(system.sketchRows()) + "-row sketch");
+    IterativeChoice best = null;
+    LinearModel start = LinearModel.zeros(features, 1);
+    for (double lambda : l2s) {
+      TrainingResult result = system.solve(lambda, start, ConjugateGradientRidge.DEFAULT_TOLERANCE,
+          ConjugateGradientRidge.DEFAULT_MAX_ITERATIONS,
+          progress == null ? r -> {} : r -> println(progress, String.format(Locale.ROOT,
+              "cg: l2 %s, iteration %3d, relative residual %.3g, %.2f s", lambda, r.epoch(),
+              r.trainLoss(), r.seconds())));
+      if (result.diverged()) {
+        return new IterativeChoice(lambda, result);
+      }
+      start = result.model();
+      if (l2s.size() == 1) {
+        return new IterativeChoice(lambda, result);
+      }
+      double loss = Evaluation.of(result.model(), Task.REGRESSION, stopping, 1000).meanLoss();
+      selection.put(lambda, loss);
+      println(progress, String.format(Locale.ROOT, "cg: l2 %s, %s loss %.6g (%s)", lambda,
+          stoppingName, loss, result.message()));
+      if (best == null || loss < selection.get(best.l2())) {
+        best = new IterativeChoice(lambda, result);
+      }
+    }
+    return best;
+  }
+
+  /** The l2 an iterative solver kept and its result. */
+  private record IterativeChoice(double l2, TrainingResult result) {}
 
   /** The l2 chosen (or the only one), its model, or no model and the last failure. */
   private record Choice(double l2, LinearModel model, IllegalArgumentException failure) {}

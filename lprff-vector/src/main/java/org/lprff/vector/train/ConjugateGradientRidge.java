@@ -41,7 +41,7 @@ import org.lprff.vector.stream.MiniBatchSource;
  */
 public final class ConjugateGradientRidge {
 
-  public static final int DEFAULT_SKETCH_ROWS = 1024;
+  public static final int DEFAULT_SKETCH_ROWS = 2048;
   public static final double DEFAULT_TOLERANCE = 1e-6;
   public static final int DEFAULT_MAX_ITERATIONS = 300;
   static final int BATCH = 1024;
