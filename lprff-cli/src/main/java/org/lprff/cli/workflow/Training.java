@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
+import java.util.function.BiFunction;
 import java.util.function.LongConsumer;
 import org.lprff.arrow.FeatureFileBatches;
 import org.lprff.arrow.LabelType;
@@ -312,45 +313,23 @@ public final class Training {
     return new Choice(choice.l2(), sums.plus(more).solve(choice.l2()), null);
   }
 
-  /**
-   * L-BFGS for each l2 in the order given, each started from the previous one's model (a warm
-   * start: neighbouring l2 have neighbouring optima); with several, the one with the lowest loss
-   * on {@code stopping} is kept.
-   */
+  /** L-BFGS along the l2 path ({@link #path}), its iterations on the progress stream. */
   private static IterativeChoice lbfgs(FeatureFileBatches train, Task task, int features,
       List<Double> l2s, FeatureFileBatches stopping, String stoppingName,
       Map<Double, Double> selection, PrintWriter progress) {
-    IterativeChoice best = null;
-    LinearModel start = LinearModel.zeros(features, task.outputs());
-    for (double lambda : l2s) {
-      TrainingResult result = LbfgsTrainer.builder(task, features).l2(lambda)
-          .listener(progress == null ? r -> {} : r -> println(progress, String.format(Locale.ROOT,
-              "lbfgs: l2 %s, iteration %3d, objective %.10g, step %.3g, %.2f s", lambda,
-              r.epoch(), r.trainLoss(), r.learningRate(), r.seconds())))
-          .build()
-          .train(train, start);
-      if (result.diverged()) {
-        return new IterativeChoice(lambda, result);
-      }
-      start = result.model();
-      if (l2s.size() == 1) {
-        return new IterativeChoice(lambda, result);
-      }
-      double loss = Evaluation.of(result.model(), task, stopping, 1000).meanLoss();
-      selection.put(lambda, loss);
-      println(progress, String.format(Locale.ROOT, "lbfgs: l2 %s, %s loss %.6g (%s)", lambda,
-          stoppingName, loss, result.message()));
-      if (best == null || loss < selection.get(best.l2())) {
-        best = new IterativeChoice(lambda, result);
-      }
-    }
-    return best;
+    return path("lbfgs", task, LinearModel.zeros(features, task.outputs()), l2s, stopping,
+        stoppingName, selection, progress,
+        (lambda, start) -> LbfgsTrainer.builder(task, features).l2(lambda)
+            .listener(progress == null ? r -> {} : r -> println(progress, String.format(
+                Locale.ROOT, "lbfgs: l2 %s, iteration %3d, objective %.10g, step %.3g, %.2f s",
+                lambda, r.epoch(), r.trainLoss(), r.learningRate(), r.seconds())))
+            .build()
+            .train(train, start));
   }
 
   /**
-   * Ridge by conjugate gradients for each l2 in the order given, from one preparing pass (means,
-   * Z^T t, the preconditioner's sketch), each l2 warm-started from the previous one's model; with
-   * several, the one with the lowest loss on {@code stopping} is kept.
+   * Ridge by conjugate gradients along the l2 path ({@link #path}), from one preparing pass
+   * (means, Z^T t, the preconditioner's sketch) shared by every l2.
    */
   private static IterativeChoice conjugateGradients(FeatureFileBatches train, int features,
       List<Double> l2s, FeatureFileBatches stopping, String stoppingName,
@@ -359,24 +338,34 @@ public final class Training {
         ConjugateGradientRidge.DEFAULT_SKETCH_ROWS, 0, ForkJoinPool.commonPool());
     println(progress, "cg: " + Human.count(system.rows()) + " rows, preconditioner from a "
         + Human.count(system.sketchRows()) + "-row sketch");
+    return path("cg", Task.REGRESSION, LinearModel.zeros(features, 1), l2s, stopping,
+        stoppingName, selection, progress,
+        (lambda, start) -> system.solve(lambda, start, ConjugateGradientRidge.DEFAULT_TOLERANCE,
+            ConjugateGradientRidge.DEFAULT_MAX_ITERATIONS,
+            progress == null ? r -> {} : r -> println(progress, String.format(Locale.ROOT,
+                "cg: l2 %s, iteration %3d, relative residual %.3g, %.2f s", lambda, r.epoch(),
+                r.trainLoss(), r.seconds()))));
+  }
+
+  /**
+   * An iterative solver for each l2 in the order given, each started from the previous one's
+   * model (a warm start: neighbouring l2 have neighbouring optima); with several, the one with
+   * the lowest loss on {@code stopping} is kept. A diverged solve ends the path.
+   */
+  private static IterativeChoice path(String name, Task task, LinearModel zeros, List<Double> l2s,
+      FeatureFileBatches stopping, String stoppingName, Map<Double, Double> selection,
+      PrintWriter progress, BiFunction<Double, LinearModel, TrainingResult> solve) {
     IterativeChoice best = null;
-    LinearModel start = LinearModel.zeros(features, 1);
+    LinearModel start = zeros;
     for (double lambda : l2s) {
-      TrainingResult result = system.solve(lambda, start, ConjugateGradientRidge.DEFAULT_TOLERANCE,
-          ConjugateGradientRidge.DEFAULT_MAX_ITERATIONS,
-          progress == null ? r -> {} : r -> println(progress, String.format(Locale.ROOT,
-              "cg: l2 %s, iteration %3d, relative residual %.3g, %.2f s", lambda, r.epoch(),
-              r.trainLoss(), r.seconds())));
-      if (result.diverged()) {
+      TrainingResult result = solve.apply(lambda, start);
+      if (result.diverged() || l2s.size() == 1) {
         return new IterativeChoice(lambda, result);
       }
       start = result.model();
-      if (l2s.size() == 1) {
-        return new IterativeChoice(lambda, result);
-      }
-      double loss = Evaluation.of(result.model(), Task.REGRESSION, stopping, 1000).meanLoss();
+      double loss = Evaluation.of(result.model(), task, stopping, 1000).meanLoss();
       selection.put(lambda, loss);
-      println(progress, String.format(Locale.ROOT, "cg: l2 %s, %s loss %.6g (%s)", lambda,
+      println(progress, String.format(Locale.ROOT, "%s: l2 %s, %s loss %.6g (%s)", name, lambda,
           stoppingName, loss, result.message()));
       if (best == null || loss < selection.get(best.l2())) {
         best = new IterativeChoice(lambda, result);
