@@ -23,8 +23,9 @@ import org.lprff.vector.stream.MiniBatchSource;
  * <pre>  A w = (Zc^T Zc / n + lambda I) w = Zc^T tc / n,   b = t_mean - mu^T w,</pre>
  *
  * and {@code Zc^T Zc = Z^T Z - n mu mu^T}, so A v costs one pass over the packed rows (the forward
- * product Z v and the transposed accumulate Z^T (Z v), batch by batch, the data never centered or
- * decoded). {@link #prepare} makes one more pass for n, mu, the targets' mean and Z^T t.
+ * product Z v and the transposed accumulate Z^T (Z v), batch by batch, over cores in fixed chunks
+ * ({@link ChunkedProducts}: the bits do not depend on the thread count), the data never centered
+ * or decoded). {@link #prepare} makes one more pass for n, mu, the targets' mean and Z^T t.
  *
  * <p><b>Preconditioner</b>, as FALKON does for Nyström (Rudi, Carratino and Rosasco, 2017), from a
  * seeded uniform sample of s rows (reservoir sampling during the first pass, so it needs no
@@ -60,11 +61,12 @@ public final class ConjugateGradientRidge {
   private final double[] sketchGram;
   private final float[] vf;
   private final float[] u;
-  private final float[] gT;
+  private final ChunkedProducts products;
   private long passes;
 
   private ConjugateGradientRidge(MiniBatchSource source, int m, long n, double[] mean,
-      double targetMean, double[] rhs, double[] sketch, int s, double[] sketchGram) {
+      double targetMean, double[] rhs, double[] sketch, int s, double[] sketchGram,
+      Executor executor) {
     this.source = source;
     this.m = m;
     this.n = n;
@@ -76,7 +78,7 @@ public final class ConjugateGradientRidge {
     this.sketchGram = sketchGram;
     this.vf = new float[m];
     this.u = new float[BATCH];
-    this.gT = new float[m];
+    this.products = new ChunkedProducts(m, 1, BATCH, executor);
   }
 
   /**
@@ -153,7 +155,7 @@ public final class ConjugateGradientRidge {
       }
     }
     return new ConjugateGradientRidge(source, m, n, mean, targetMean, rhs, sketch, s,
-        gram(sketch, s, m, executor));
+        gram(sketch, s, m, executor), executor);
   }
 
   private static int failTooLarge(int sketchRows, int m) {
@@ -302,10 +304,8 @@ public final class ConjugateGradientRidge {
     try (MiniBatchSource.Batches batches = source.epoch(0, BATCH, 0)) {
       while (batches.hasNext()) {
         FeatureRows z = batches.next().features();
-        z.forward(vf, 1, u);
-        Arrays.fill(gT, 0f);
-        z.accumulateTransposed(u, 1, gT);
-        add(gT, out);
+        products.forward(z, vf, u);
+        products.accumulateTransposed(z, u, out);
       }
     }
     double muV = LbfgsTrainer.dot(mean, v);

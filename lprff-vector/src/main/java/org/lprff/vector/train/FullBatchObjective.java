@@ -1,5 +1,6 @@
 package org.lprff.vector.train;
 
+import java.util.concurrent.Executor;
 import org.lprff.vector.stream.MiniBatch;
 import org.lprff.vector.stream.MiniBatchSource;
 
@@ -10,10 +11,12 @@ import org.lprff.vector.stream.MiniBatchSource;
  * <pre>  J(x) = (1/n) sum_r loss(z_r W + b, label_r) + (lambda/2) ||W||^2</pre>
  *
  * and its gradient, in one pass: each mini-batch's features are read once by the forward product
- * and once by the transposed accumulate while they are hot, and never decoded to floats. Batch
- * partial sums are added in double, in the source's order for (epoch 0, batch size, seed 0),
- * which is the same on every pass, so a given x always gives the same J and gradient, bit for bit.
- * Memory: the batch's scores and gradient (batch x c floats) and two c m arrays, whatever n.
+ * and once by the transposed accumulate while they are hot, and never decoded to floats; both
+ * run over cores in fixed chunks ({@link ChunkedProducts}). Partial sums are added in double, in
+ * the source's order for (epoch 0, batch size, seed 0) and chunk order, the same on every pass
+ * and for any thread count, so a given x always gives the same J and gradient, bit for bit.
+ * Memory: the batch's scores and gradient (batch x c floats) and a c m partial per chunk of a
+ * batch, whatever n.
  */
 final class FullBatchObjective {
 
@@ -26,11 +29,13 @@ final class FullBatchObjective {
   private final float[] wT;
   private final float[] scores;
   private final float[] gradient;
-  private final float[] gT;
+  private final ChunkedProducts products;
   private long rows = -1;
   private long passes;
 
-  FullBatchObjective(MiniBatchSource source, Task task, int features, double l2, int batchSize) {
+  /** @param executor helper threads of the products (null: the calling thread alone) */
+  FullBatchObjective(MiniBatchSource source, Task task, int features, double l2, int batchSize,
+      Executor executor) {
     this.source = source;
     this.loss = task.loss();
     this.features = features;
@@ -40,7 +45,7 @@ final class FullBatchObjective {
     this.wT = new float[features * outputs];
     this.scores = new float[batchSize * outputs];
     this.gradient = new float[batchSize * outputs];
-    this.gT = new float[features * outputs];
+    this.products = new ChunkedProducts(features, outputs, batchSize, executor);
   }
 
   /** Parameters: c m weights and c biases. */
@@ -80,7 +85,7 @@ final class FullBatchObjective {
         int nb = batch.rows();
         int c = outputs;
         loss.checkLabels(nb, batch.targets(), batch.classes(), batch.rowIds());
-        batch.features().forward(wT, c, scores);
+        products.forward(batch.features(), wT, scores);
         for (int r = 0; r < nb; r++) {
           for (int j = 0; j < c; j++) {
             scores[r * c + j] += (float) x[cm + j];
@@ -93,11 +98,7 @@ final class FullBatchObjective {
         for (int k = 0; k < nb * c; k++) {
           gradient[k] *= nb;
         }
-        java.util.Arrays.fill(gT, 0f);
-        batch.features().accumulateTransposed(gradient, c, gT);
-        for (int k = 0; k < cm; k++) {
-          grad[k] += gT[k];
-        }
+        products.accumulateTransposed(batch.features(), gradient, grad);
         for (int r = 0; r < nb; r++) {
           for (int j = 0; j < c; j++) {
             grad[cm + j] += gradient[r * c + j];

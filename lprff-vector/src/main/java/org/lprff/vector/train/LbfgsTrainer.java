@@ -2,6 +2,8 @@ package org.lprff.vector.train;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import java.util.function.LongSupplier;
 import org.lprff.vector.stream.MiniBatchSource;
 
@@ -12,7 +14,8 @@ import org.lprff.vector.stream.MiniBatchSource;
  *
  * <p>Every function evaluation is one streaming pass over the training source ({@link
  * FullBatchObjective}: packed features read in place, forward product and transposed accumulate
- * per batch), so memory is O(batch + model + history), never n x m floats. Directions come from
+ * per batch, over cores in fixed chunks whose sums are added in order, so the bits do not
+ * depend on the thread count), so memory is O(batch + model + history), never n x m floats. Directions come from
  * the two-loop recursion over the last {@code history} pairs (s, y), scaled by s.y / y.y; steps
  * satisfy the strong Wolfe conditions (c1 = 1e-4, c2 = 0.9; bracketing and zoom with safeguarded
  * cubic interpolation, Nocedal and Wright, Algorithms 3.5 and 3.6), so every accepted pair has
@@ -45,6 +48,7 @@ public final class LbfgsTrainer {
   private final int batchSize;
   private final TrainingListener listener;
   private final LongSupplier clock;
+  private final Executor executor;
 
   private LbfgsTrainer(Builder b) {
     this.task = b.task;
@@ -56,6 +60,7 @@ public final class LbfgsTrainer {
     this.batchSize = b.batchSize;
     this.listener = b.listener;
     this.clock = b.clock;
+    this.executor = b.executor;
   }
 
   /** A builder for a model of {@code task} on {@code features} features. */
@@ -91,7 +96,8 @@ public final class LbfgsTrainer {
           "initial model is " + initial.features() + " x " + initial.outputs() + ", expected "
               + features + " features x " + task.outputs() + " outputs");
     }
-    return new Run(new FullBatchObjective(train, task, features, l2, batchSize), initial).execute();
+    return new Run(new FullBatchObjective(train, task, features, l2, batchSize, executor), initial)
+        .execute();
   }
 
   /** One {@link #train} call: the iterate, its value and gradient, and the (s, y) history. */
@@ -365,6 +371,7 @@ public final class LbfgsTrainer {
     private int batchSize = DEFAULT_BATCH_SIZE;
     private TrainingListener listener = TrainingListener.NONE;
     private LongSupplier clock = System::nanoTime;
+    private Executor executor = ForkJoinPool.commonPool();
 
     private Builder(Task task, int features) {
       if (task == null) {
@@ -424,6 +431,15 @@ public final class LbfgsTrainer {
     /** Called after every iteration with its objective (as trainLoss) and step. */
     public Builder listener(TrainingListener listener) {
       this.listener = listener == null ? TrainingListener.NONE : listener;
+      return this;
+    }
+
+    /**
+     * Helper threads of each pass's products (default the common pool; null: the calling thread
+     * alone). The result does not depend on it.
+     */
+    public Builder executor(Executor executor) {
+      this.executor = executor;
       return this;
     }
 

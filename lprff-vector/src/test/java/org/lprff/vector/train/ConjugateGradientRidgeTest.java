@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
@@ -65,6 +67,25 @@ class ConjugateGradientRidgeTest {
     assertTrue(3 * sketched.epochs() <= plain.epochs(),
         "sketched " + sketched.epochs() + " iterations, plain " + plain.epochs() + " ("
             + plain.message() + ")");
+  }
+
+  /** The same weights, bit for bit, on the calling thread alone and with 3 helper threads. */
+  @Test
+  void resultsAreIdenticalForAnyThreadCount() {
+    int m = 64;
+    FeatureRows z = TrainData.featurize(TrainData.spec(D, m, 4, 2.0, 7), X, N);
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      float[][] weights = new float[2][];
+      for (int t = 0; t < 2; t++) {
+        weights[t] = ConjugateGradientRidge.prepare(InMemoryBatches.of(z, T).ordered(), 128, 3,
+                t == 0 ? null : pool)
+            .solve(1e-4, LinearModel.zeros(m, 1), 1e-7, 500, null).model().weightsT();
+      }
+      assertArrayEquals(weights[0], weights[1]);
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test

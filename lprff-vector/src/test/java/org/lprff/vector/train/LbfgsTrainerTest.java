@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
@@ -73,7 +75,7 @@ class LbfgsTrainerTest {
       Task task = k == 2 ? Task.BINARY : Task.multiclass(k);
       MiniBatchSource source = InMemoryBatches.of(z, classes(k)).ordered();
       LinearModel model = lbfgs(task, source, m, lambda);
-      FullBatchObjective objective = new FullBatchObjective(source, task, m, lambda, 128);
+      FullBatchObjective objective = new FullBatchObjective(source, task, m, lambda, 128, null);
       double[] g0 = new double[objective.dimension()];
       objective.valueAndGradient(new double[objective.dimension()], g0);
       double[] g = new double[objective.dimension()];
@@ -99,7 +101,7 @@ class LbfgsTrainerTest {
       MiniBatchSource source = task == Task.REGRESSION
           ? InMemoryBatches.of(z, T).ordered()
           : InMemoryBatches.of(z, classes(task.outputs() == 1 ? 2 : 3)).ordered();
-      FullBatchObjective objective = new FullBatchObjective(source, task, m, lambda, 100);
+      FullBatchObjective objective = new FullBatchObjective(source, task, m, lambda, 100, null);
       int n = objective.dimension();
       SplittableRandom random = new SplittableRandom(5);
       double[] x = new double[n];
@@ -126,14 +128,24 @@ class LbfgsTrainerTest {
     }
   }
 
+  /** The same model, bit for bit, on the calling thread alone and with 3 helper threads. */
   @Test
-  void resultsAreDeterministic() {
+  void resultsAreIdenticalForAnyThreadCount() {
     int m = 32;
     FeatureRows z = TrainData.featurize(TrainData.spec(D, m, 4, 2.0, 7), X, N);
-    LinearModel a = lbfgs(Task.multiclass(3), InMemoryBatches.of(z, classes(3)).ordered(), m, 1e-3);
-    LinearModel b = lbfgs(Task.multiclass(3), InMemoryBatches.of(z, classes(3)).ordered(), m, 1e-3);
-    assertArrayEquals(a.weightsT(), b.weightsT());
-    assertArrayEquals(a.bias(), b.bias());
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      LinearModel[] models = new LinearModel[2];
+      for (int t = 0; t < 2; t++) {
+        models[t] = LbfgsTrainer.builder(Task.multiclass(3), m).l2(1e-3).batchSize(1000)
+            .executor(t == 0 ? null : pool).build()
+            .train(InMemoryBatches.of(z, classes(3)).ordered()).model();
+      }
+      assertArrayEquals(models[0].weightsT(), models[1].weightsT());
+      assertArrayEquals(models[0].bias(), models[1].bias());
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test
