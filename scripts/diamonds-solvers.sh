@@ -3,6 +3,8 @@
 # Diamonds (shipped in lprff-cli) shuffled with seed 7, 80% train / 20% heldout, target log(price);
 # features standardized on the training rows, Gaussian kernel sigma 2, m = 4096, circulant, at
 # BITS bits (default 4; the heldout file at full precision, as predict sees rows), lambda 1e-6.
+# With scikit-learn importable (PYTHON, default python3), its full-precision Ridge on RBFSampler
+# features of the same split is the last row (scripts/sklearn_diamonds_solvers.py).
 # Usage: scripts/diamonds-solvers.sh [BITS]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -39,3 +41,7 @@ o = json.loads(sys.stdin.read())
 print('%-12s %12.5f %11s %7s %9.1f' % ('$solver', o['heldout_mse'], o.get('epochs'),
       o.get('passes', '-'), o['seconds']))"
 done
+python="${PYTHON:-python3}"
+if "$python" -c 'import sklearn' 2>/dev/null; then
+  "$python" "$root/scripts/sklearn_diamonds_solvers.py" "$work/train.csv" "$work/heldout.csv"
+fi
