@@ -60,7 +60,6 @@ public final class ConjugateGradientRidge {
   /** Zs Zs^T, s x s. */
   private final double[] sketchGram;
   private final float[] vf;
-  private final float[] u;
   private final ChunkedProducts products;
   private long passes;
 
@@ -77,7 +76,6 @@ public final class ConjugateGradientRidge {
     this.s = s;
     this.sketchGram = sketchGram;
     this.vf = new float[m];
-    this.u = new float[BATCH];
     this.products = new ChunkedProducts(m, 1, BATCH, executor);
   }
 
@@ -303,9 +301,7 @@ public final class ConjugateGradientRidge {
     passes++;
     try (MiniBatchSource.Batches batches = source.epoch(0, BATCH, 0)) {
       while (batches.hasNext()) {
-        FeatureRows z = batches.next().features();
-        products.forward(z, vf, u);
-        products.accumulateTransposed(z, u, out);
+        products.addNormal(batches.next().features(), vf, out);
       }
     }
     double muV = LbfgsTrainer.dot(mean, v);

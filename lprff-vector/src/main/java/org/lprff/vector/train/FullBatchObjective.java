@@ -10,13 +10,12 @@ import org.lprff.vector.stream.MiniBatchSource;
  *
  * <pre>  J(x) = (1/n) sum_r loss(z_r W + b, label_r) + (lambda/2) ||W||^2</pre>
  *
- * and its gradient, in one pass: each mini-batch's features are read once by the forward product
- * and once by the transposed accumulate while they are hot, and never decoded to floats; both
- * run over cores in fixed chunks ({@link ChunkedProducts}). Partial sums are added in double, in
+ * and its gradient, in one pass: each chunk of a mini-batch's rows is read by the forward product
+ * and at once by the transposed accumulate, while it is hot, and never decoded to floats; the
+ * chunks run over cores ({@link ChunkedProducts}). Partial sums are added in double, in
  * the source's order for (epoch 0, batch size, seed 0) and chunk order, the same on every pass
  * and for any thread count, so a given x always gives the same J and gradient, bit for bit.
- * Memory: the batch's scores and gradient (batch x c floats) and a c m partial per chunk of a
- * batch, whatever n.
+ * Memory: per chunk of a batch, its scores, their gradient and a c m partial, whatever n.
  */
 final class FullBatchObjective {
 
@@ -27,8 +26,7 @@ final class FullBatchObjective {
   private final double l2;
   private final int batchSize;
   private final float[] wT;
-  private final float[] scores;
-  private final float[] gradient;
+  private final double[] bias;
   private final ChunkedProducts products;
   private long rows = -1;
   private long passes;
@@ -43,8 +41,7 @@ final class FullBatchObjective {
     this.l2 = l2;
     this.batchSize = batchSize;
     this.wT = new float[features * outputs];
-    this.scores = new float[batchSize * outputs];
-    this.gradient = new float[batchSize * outputs];
+    this.bias = new double[outputs];
     this.products = new ChunkedProducts(features, outputs, batchSize, executor);
   }
 
@@ -82,28 +79,9 @@ final class FullBatchObjective {
     try (MiniBatchSource.Batches batches = source.epoch(0, batchSize, 0)) {
       while (batches.hasNext()) {
         MiniBatch batch = batches.next();
-        int nb = batch.rows();
-        int c = outputs;
-        loss.checkLabels(nb, batch.targets(), batch.classes(), batch.rowIds());
-        products.forward(batch.features(), wT, scores);
-        for (int r = 0; r < nb; r++) {
-          for (int j = 0; j < c; j++) {
-            scores[r * c + j] += (float) x[cm + j];
-          }
-        }
-        double mean = loss.compute(scores, nb, batch.targets(), batch.classes(), gradient);
-        lossSum += mean * nb;
-        n += nb;
-        // The loss's gradient is of the batch mean; the pass wants the sum (divided by n below).
-        for (int k = 0; k < nb * c; k++) {
-          gradient[k] *= nb;
-        }
-        products.accumulateTransposed(batch.features(), gradient, grad);
-        for (int r = 0; r < nb; r++) {
-          for (int j = 0; j < c; j++) {
-            grad[cm + j] += gradient[r * c + j];
-          }
-        }
+        loss.checkLabels(batch.rows(), batch.targets(), batch.classes(), batch.rowIds());
+        lossSum += products.addLossGradient(batch, loss, wT, bias(x), grad);
+        n += batch.rows();
       }
     }
     if (n == 0) {
@@ -119,6 +97,12 @@ final class FullBatchObjective {
       grad[cm + j] /= n;
     }
     return lossSum / n + 0.5 * l2 * penalty;
+  }
+
+  /** The biases of x (its last c entries), into a reused array. */
+  private double[] bias(double[] x) {
+    System.arraycopy(x, features * outputs, bias, 0, outputs);
+    return bias;
   }
 
   /** The flat parameters as a model (float32); refuses non-finite values. */
