@@ -24,11 +24,9 @@ public final class Shuffle {
     this.state = mix(seed + mix(epoch * GOLDEN + mix(stream ^ 0x5DEECE66DL)));
   }
 
-  /** SplitMix64's finalizer: a bijection of 64-bit values with good avalanche. */
+  /** SplitMix64's finalizer ({@link RowSplit#mix64}): a bijection with good avalanche. */
   private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
+    return RowSplit.mix64(z);
   }
 
   private long nextLong() {
