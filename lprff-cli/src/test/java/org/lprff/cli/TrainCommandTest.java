@@ -10,11 +10,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.arrow.ModelFile;
 
 /**
  * train → model → evaluate → predict on small synthetic problems (in-process).
@@ -210,6 +212,34 @@ class TrainCommandTest {
         "--quiet").out());
     assertTrue(jsonNumber(cls, "heldout_error_rate") < 0.15, cls);
     assertTrue(cls.contains("heldout_log_loss"), cls);
+  }
+
+  /**
+   * Without --l2 and --validation, the iterative solvers choose l2 on a seeded 10% of the
+   * training rows (never the heldout file) along 1e-2 .. 1e-7, refit on every training row, and
+   * record the path in the JSON and the model file. The choice is near the best the heldout file
+   * itself would pick among the closed form's solutions of the same path (bound 1.2x its MSE).
+   */
+  @Test
+  void iterativeSolversChooseL2OnASeededSplitOfTheTrainingRows() throws IOException {
+    Path[] f = features("auto", false, 4);
+    Path model = dir.resolve("auto.lprff");
+    Cli.Result r = Cli.ok("train", "--train", f[0].toString(), "--heldout", f[1].toString(),
+        "--task", "regression", "--solver", "cg", "--model", model.toString(), "--json");
+    String json = lastLine(r.out());
+    assertTrue(json.contains("\"selected_on\":\"validation_split\"")
+        && json.contains("\"l2_selection\":[{\"l2\":0.01,\"validation_split_loss\":"), json);
+    assertTrue(r.err().contains("cg: choosing l2 on a seeded split of")
+        && r.err().contains("cg: refit on all"), r.err());
+    String oracle = lastLine(Cli.ok("train", "--train", f[0].toString(), "--heldout",
+        f[1].toString(), "--task", "regression", "--solver", "closed-form", "--l2",
+        "1e-2,1e-3,1e-4,1e-5,1e-6,1e-7", "--json", "--quiet").out());
+    double best = jsonNumber(oracle, "heldout_mse");
+    assertTrue(jsonNumber(json, "heldout_mse") <= 1.2 * best, json + "\n" + oracle);
+    Map<String, String> training = ModelFile.read(model).training();
+    assertEquals("validation_split", training.get("l2_selected_on"), training.toString());
+    assertTrue(training.get("l2_path").startsWith("0.01="), training.toString());
+    assertEquals(6, training.get("l2_path").split(";").length, training.toString());
   }
 
   static double[] labels(Path csv) throws IOException {

@@ -27,9 +27,19 @@ public record TrainingConfig(
   static final double DEFAULT_LR_CLASSIFICATION = 64.0;
   public static final double DEFAULT_L2 = 1e-6;
 
+  /** The automatic l2 path of the iterative solvers, coarse to fine (large l2 converge fast). */
+  public static final List<Double> AUTOMATIC_L2 = List.of(1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7);
+
+  /**
+   * @param l2s the l2 values given, or null for the default: 1e-6 for sgd and closed-form, the
+   *     automatic path for lbfgs and cg ({@link #automaticL2()})
+   */
   public TrainingConfig {
-    l2s = List.copyOf(l2s);
-    if (l2s.isEmpty()) {
+    if (l2s == null && (solver == Solver.SGD || solver == Solver.CLOSED_FORM)) {
+      l2s = List.of(DEFAULT_L2);
+    }
+    l2s = l2s == null ? null : List.copyOf(l2s);
+    if (l2s != null && l2s.isEmpty()) {
       throw new UsageException("--l2 needs a value");
     }
     if (solver == Solver.SGD && l2s.size() > 1) {
@@ -40,6 +50,16 @@ public record TrainingConfig(
       throw new UsageException("--solver cg solves ridge regression; for --task classification"
           + " use lbfgs (logistic or softmax loss) or closed-form (least squares)");
     }
+  }
+
+  /** Whether l2 is chosen automatically (no --l2 with lbfgs or cg). */
+  public boolean automaticL2() {
+    return l2s == null;
+  }
+
+  /** The l2 values to try: the ones given, or {@link #AUTOMATIC_L2}. */
+  public List<Double> l2Path() {
+    return l2s == null ? AUTOMATIC_L2 : l2s;
   }
 
   public double learningRate() {

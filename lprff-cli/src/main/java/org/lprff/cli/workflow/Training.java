@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.LongConsumer;
 import org.lprff.arrow.FeatureFileBatches;
 import org.lprff.arrow.LabelType;
@@ -23,7 +24,9 @@ import org.lprff.cli.output.Json;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.metrics.TrainingMemory;
 import org.lprff.vector.stream.MiniBatch;
+import org.lprff.vector.stream.MiniBatchSource;
 import org.lprff.vector.stream.MiniBatchSource.Batches;
+import org.lprff.vector.stream.RowFilter;
 import org.lprff.vector.train.ClosedFormRidge;
 import org.lprff.vector.train.ConjugateGradientRidge;
 import org.lprff.vector.train.EpochRecord;
@@ -92,6 +95,14 @@ public final class Training {
       training.put("heldout_metric", Double.toString(heldout.metric()));
       if (validation != null) {
         training.put("validation_metric", Double.toString(validation.metric()));
+      }
+      if (l2Selection.size() > 1) {
+        // The l2 path tried, with the loss that chose among it: l2=loss;l2=loss;...
+        StringBuilder path = new StringBuilder();
+        l2Selection.forEach((lambda, loss) ->
+            path.append(path.isEmpty() ? "" : ";").append(lambda).append('=').append(loss));
+        training.put("l2_path", path.toString());
+        training.put("l2_selected_on", selectedOn);
       }
       return new ModelFile.Model(spec, standardization, taskName, classes, l2, result.model(),
           training);
@@ -238,21 +249,41 @@ public final class Training {
       long start = System.nanoTime();
       Task chosen = task;
       TrainingResult result;
-      double l2 = options.l2s().get(0);
+      double l2 = options.l2Path().get(0);
+      String selectedOn = stoppingName;
       Map<Double, Double> selection = new LinkedHashMap<>();
       if (options.solver() == Solver.CLOSED_FORM) {
         Choice choice = closedForm(train, refit, task, options.l2s(), stopping, stoppingName,
             selection, progress);
         l2 = choice.l2();
         result = TrainingResult.solved(choice.model(), Double.NaN);
-      } else if (options.solver() == Solver.LBFGS) {
-        IterativeChoice choice = lbfgs(train, task, spec.features(), options.l2s(), stopping,
-            stoppingName, selection, progress);
-        l2 = choice.l2();
-        result = choice.result();
-      } else if (options.solver() == Solver.CG) {
-        IterativeChoice choice = conjugateGradients(train, spec.features(), options.l2s(), stopping,
-            stoppingName, selection, progress);
+      } else if (options.solver() == Solver.LBFGS || options.solver() == Solver.CG) {
+        String name = options.solver().cliName;
+        Function<MiniBatchSource, BiFunction<Double, LinearModel, TrainingResult>> steps =
+            options.solver() == Solver.LBFGS
+                ? source -> lbfgsSteps(source, chosen, spec.features(), progress)
+                : source -> conjugateGradientSteps(source, progress);
+        LinearModel zeros = LinearModel.zeros(spec.features(), task.outputs());
+        IterativeChoice choice;
+        if (options.automaticL2() && validation == null) {
+          // No validation file: a seeded 10% of the training rows chooses l2, the heldout never.
+          selectedOn = "validation_split";
+          MiniBatchSource fit = RowFilter.withoutValidation(train, options.seed());
+          MiniBatchSource split = RowFilter.validation(train, options.seed());
+          println(progress, name + ": choosing l2 on a seeded split of " + Human.count(split.rows())
+              + " training rows, fitting on the other " + Human.count(fit.rows()));
+          choice = path(name, task, zeros, options.l2Path(), split, selectedOn, selection,
+              progress, steps.apply(fit));
+          if (!choice.result().diverged()) {
+            println(progress, name + ": refit on all " + Human.count(train.rows())
+                + " training rows, l2 " + choice.l2());
+            choice = new IterativeChoice(choice.l2(),
+                steps.apply(train).apply(choice.l2(), choice.result().model()));
+          }
+        } else {
+          choice = path(name, task, zeros, options.l2Path(), stopping, stoppingName, selection,
+              progress, steps.apply(train));
+        }
         l2 = choice.l2();
         result = choice.result();
       } else {
@@ -285,7 +316,8 @@ public final class Training {
           spec.features(), spec.bits(), options.batch(), task.outputs());
       long trainRows = train.rows() + (refit != null ? refit.rows() : 0);
       return new Outcome(spec, standardization, task, taskName, classes, trainRows,
-          heldout.rows(), options.solver(), stoppingName, l2, selection, result, eval, seconds, memory, validationEval);
+          heldout.rows(), options.solver(), selectedOn, l2, selection, result, eval, seconds, memory,
+          validationEval);
     }
   }
 
@@ -313,38 +345,32 @@ public final class Training {
     return new Choice(choice.l2(), sums.plus(more).solve(choice.l2()), null);
   }
 
-  /** L-BFGS along the l2 path ({@link #path}), its iterations on the progress stream. */
-  private static IterativeChoice lbfgs(FeatureFileBatches train, Task task, int features,
-      List<Double> l2s, FeatureFileBatches stopping, String stoppingName,
-      Map<Double, Double> selection, PrintWriter progress) {
-    return path("lbfgs", task, LinearModel.zeros(features, task.outputs()), l2s, stopping,
-        stoppingName, selection, progress,
-        (lambda, start) -> LbfgsTrainer.builder(task, features).l2(lambda)
-            .listener(progress == null ? r -> {} : r -> println(progress, String.format(
-                Locale.ROOT, "lbfgs: l2 %s, iteration %3d, objective %.10g, step %.3g, %.2f s",
-                lambda, r.epoch(), r.trainLoss(), r.learningRate(), r.seconds())))
-            .build()
-            .train(train, start));
+  /** L-BFGS on {@code source} for one l2 from a start, its iterations on the progress stream. */
+  private static BiFunction<Double, LinearModel, TrainingResult> lbfgsSteps(
+      MiniBatchSource source, Task task, int features, PrintWriter progress) {
+    return (lambda, start) -> LbfgsTrainer.builder(task, features).l2(lambda)
+        .listener(progress == null ? r -> {} : r -> println(progress, String.format(Locale.ROOT,
+            "lbfgs: l2 %s, iteration %3d, objective %.10g, step %.3g, %.2f s", lambda, r.epoch(),
+            r.trainLoss(), r.learningRate(), r.seconds())))
+        .build()
+        .train(source, start);
   }
 
   /**
-   * Ridge by conjugate gradients along the l2 path ({@link #path}), from one preparing pass
-   * (means, Z^T t, the preconditioner's sketch) shared by every l2.
+   * Ridge by conjugate gradients on {@code source} for one l2 from a start, after one preparing
+   * pass (means, Z^T t, the preconditioner's sketch) that every l2 shares.
    */
-  private static IterativeChoice conjugateGradients(FeatureFileBatches train, int features,
-      List<Double> l2s, FeatureFileBatches stopping, String stoppingName,
-      Map<Double, Double> selection, PrintWriter progress) {
-    ConjugateGradientRidge system = ConjugateGradientRidge.prepare(train,
+  private static BiFunction<Double, LinearModel, TrainingResult> conjugateGradientSteps(
+      MiniBatchSource source, PrintWriter progress) {
+    ConjugateGradientRidge system = ConjugateGradientRidge.prepare(source,
         ConjugateGradientRidge.DEFAULT_SKETCH_ROWS, 0, ForkJoinPool.commonPool());
     println(progress, "cg: " + Human.count(system.rows()) + " rows, preconditioner from a "
         + Human.count(system.sketchRows()) + "-row sketch");
-    return path("cg", Task.REGRESSION, LinearModel.zeros(features, 1), l2s, stopping,
-        stoppingName, selection, progress,
-        (lambda, start) -> system.solve(lambda, start, ConjugateGradientRidge.DEFAULT_TOLERANCE,
-            ConjugateGradientRidge.DEFAULT_MAX_ITERATIONS,
-            progress == null ? r -> {} : r -> println(progress, String.format(Locale.ROOT,
-                "cg: l2 %s, iteration %3d, relative residual %.3g, %.2f s", lambda, r.epoch(),
-                r.trainLoss(), r.seconds()))));
+    return (lambda, start) -> system.solve(lambda, start, ConjugateGradientRidge.DEFAULT_TOLERANCE,
+        ConjugateGradientRidge.DEFAULT_MAX_ITERATIONS,
+        progress == null ? r -> {} : r -> println(progress, String.format(Locale.ROOT,
+            "cg: l2 %s, iteration %3d, relative residual %.3g, %.2f s", lambda, r.epoch(),
+            r.trainLoss(), r.seconds())));
   }
 
   /**
@@ -353,7 +379,7 @@ public final class Training {
    * the lowest loss on {@code stopping} is kept. A diverged solve ends the path.
    */
   private static IterativeChoice path(String name, Task task, LinearModel zeros, List<Double> l2s,
-      FeatureFileBatches stopping, String stoppingName, Map<Double, Double> selection,
+      MiniBatchSource stopping, String stoppingName, Map<Double, Double> selection,
       PrintWriter progress, BiFunction<Double, LinearModel, TrainingResult> solve) {
     IterativeChoice best = null;
     LinearModel start = zeros;
