@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
@@ -74,18 +73,10 @@ class ConjugateGradientRidgeTest {
   void resultsAreIdenticalForAnyThreadCount() {
     int m = 64;
     FeatureRows z = TrainData.featurize(TrainData.spec(D, m, 4, 2.0, 7), X, N);
-    ExecutorService pool = Executors.newFixedThreadPool(3);
-    try {
-      float[][] weights = new float[2][];
-      for (int t = 0; t < 2; t++) {
-        weights[t] = ConjugateGradientRidge.prepare(InMemoryBatches.of(z, T).ordered(), 128, 3,
-                t == 0 ? null : pool)
-            .solve(1e-4, LinearModel.zeros(m, 1), 1e-7, 500, null).model().weightsT();
-      }
-      assertArrayEquals(weights[0], weights[1]);
-    } finally {
-      pool.shutdownNow();
-    }
+    List<float[]> weights = TrainData.oneAndFourThreads(executor ->
+        ConjugateGradientRidge.prepare(InMemoryBatches.of(z, T).ordered(), 128, 3, executor)
+            .solve(1e-4, LinearModel.zeros(m, 1), 1e-7, 500, null).model().weightsT());
+    assertArrayEquals(weights.get(0), weights.get(1));
   }
 
   @Test

@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
@@ -133,19 +132,11 @@ class LbfgsTrainerTest {
   void resultsAreIdenticalForAnyThreadCount() {
     int m = 32;
     FeatureRows z = TrainData.featurize(TrainData.spec(D, m, 4, 2.0, 7), X, N);
-    ExecutorService pool = Executors.newFixedThreadPool(3);
-    try {
-      LinearModel[] models = new LinearModel[2];
-      for (int t = 0; t < 2; t++) {
-        models[t] = LbfgsTrainer.builder(Task.multiclass(3), m).l2(1e-3).batchSize(1000)
-            .executor(t == 0 ? null : pool).build()
-            .train(InMemoryBatches.of(z, classes(3)).ordered()).model();
-      }
-      assertArrayEquals(models[0].weightsT(), models[1].weightsT());
-      assertArrayEquals(models[0].bias(), models[1].bias());
-    } finally {
-      pool.shutdownNow();
-    }
+    List<LinearModel> models = TrainData.oneAndFourThreads(executor ->
+        LbfgsTrainer.builder(Task.multiclass(3), m).l2(1e-3).batchSize(1000).executor(executor)
+            .build().train(InMemoryBatches.of(z, classes(3)).ordered()).model());
+    assertArrayEquals(models.get(0).weightsT(), models.get(1).weightsT());
+    assertArrayEquals(models.get(0).bias(), models.get(1).bias());
   }
 
   @Test

@@ -2,7 +2,12 @@ package org.lprff.vector.train;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
 import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.Featurizer;
@@ -97,5 +102,18 @@ public final class TrainData {
       sum += e * e;
     }
     return sum / (2.0 * n) + lambda / 2 * model.squaredNorm();
+  }
+
+  /**
+   * {@code run} on the calling thread alone (executor null) and with 3 helper threads: the two
+   * results, for tests that the bits do not depend on the thread count.
+   */
+  static <T> List<T> oneAndFourThreads(Function<Executor, T> run) {
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      return List.of(run.apply(null), run.apply(pool));
+    } finally {
+      pool.shutdownNow();
+    }
   }
 }
