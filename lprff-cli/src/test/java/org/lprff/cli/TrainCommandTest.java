@@ -160,7 +160,7 @@ class TrainCommandTest {
     Cli.Result bad = Cli.run("train", "--train", f[0].toString(), "--heldout", f[1].toString(),
         "--task", "regression", "--solver", "newton");
     assertEquals(2, bad.exitCode(), bad.toString());
-    assertTrue(bad.err().contains("--solver is 'newton', expected sgd, lbfgs, cg or closed-form"),
+    assertTrue(bad.err().contains("--solver is 'newton', expected sgd, lbfgs, cg, closed-form or auto"),
         bad.err());
   }
 
@@ -236,6 +236,18 @@ class TrainCommandTest {
         "1e-2,1e-3,1e-4,1e-5,1e-6,1e-7", "--json", "--quiet").out());
     double best = jsonNumber(oracle, "heldout_mse");
     assertTrue(jsonNumber(json, "heldout_mse") <= 1.2 * best, json + "\n" + oracle);
+    // --solver auto is cg for regression and lbfgs for classification, with the same l2 choice
+    String auto = lastLine(Cli.ok("train", "--train", f[0].toString(), "--heldout",
+        f[1].toString(), "--task", "regression", "--solver", "auto", "--json", "--quiet").out());
+    assertTrue(auto.contains("\"solver\":\"cg\""), auto);
+    assertEquals(jsonNumber(json, "heldout_mse"), jsonNumber(auto, "heldout_mse"), 0, auto);
+    Path[] c = features("auto3", true, 8);
+    String cls = lastLine(Cli.ok("train", "--train", c[0].toString(), "--heldout",
+        c[1].toString(), "--task", "classification", "--solver", "auto", "--json", "--quiet")
+        .out());
+    assertTrue(cls.contains("\"solver\":\"lbfgs\"") && cls.contains(
+        "\"selected_on\":\"validation_split\""), cls);
+    assertTrue(jsonNumber(cls, "heldout_error_rate") < 0.15, cls);
     Map<String, String> training = ModelFile.read(model).training();
     assertEquals("validation_split", training.get("l2_selected_on"), training.toString());
     assertTrue(training.get("l2_path").startsWith("0.01="), training.toString());

@@ -2,11 +2,13 @@ package org.lprff.cli.options;
 
 /**
  * The solvers {@code --solver} names: mini-batch SGD, full-batch L-BFGS, ridge by
- * preconditioned conjugate gradients, or the exact ridge minimizer. It lives with the options (not with the workflow that runs it) so that the option
+ * preconditioned conjugate gradients, the exact ridge minimizer, or auto (the optimum's solver
+ * for the task: cg for regression, lbfgs for classification; resolved in {@link
+ * TrainingConfig}). It lives with the options (not with the workflow that runs it) so that the option
  * mixins can parse it.
  */
 public enum Solver {
-  SGD("sgd"), LBFGS("lbfgs"), CG("cg"), CLOSED_FORM("closed-form");
+  SGD("sgd"), LBFGS("lbfgs"), CG("cg"), CLOSED_FORM("closed-form"), AUTO("auto");
 
   public final String cliName;
 
@@ -27,7 +29,7 @@ public enum Solver {
   public static Solver parse(String name) {
     Solver solver = named(name);
     if (solver == null) {
-      throw new UsageException("--solver is '" + name + "', expected sgd, lbfgs, cg or closed-form");
+      throw new UsageException("--solver is '" + name + "', expected sgd, lbfgs, cg, closed-form or auto");
     }
     return solver;
   }

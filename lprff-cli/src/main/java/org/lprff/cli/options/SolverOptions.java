@@ -22,7 +22,8 @@ public class SolverOptions {
           + " loss, squared, logistic or softmax: one pass over the file per evaluation, no"
           + " learning rate), cg (regression: ridge by conjugate gradients preconditioned with a"
           + " seeded 2048-row sketch, one pass per iteration, to a relative residual of 1e-6) or"
-          + " closed-form (ridge's exact minimizer by the normal"
+          + " auto (cg for regression, lbfgs for classification), or closed-form (ridge's exact"
+          + " minimizer by the normal"
           + " equations, (Zc^T Zc + l2 n I) W = Zc^T T with centered features and an"
           + " unregularized intercept: n m^2 / 2 multiply-adds on all cores and an m x m double"
           + " matrix, 8 m^2 bytes; regression, or least-squares classification with one-hot"
@@ -62,7 +63,7 @@ public class SolverOptions {
     }
     Solver named = Solver.named(solver);
     if (named == null) {
-      throw new UsageException("--solver is '" + solver + "', expected both, sgd, lbfgs, cg or closed-form");
+      throw new UsageException("--solver is '" + solver + "', expected both, sgd, lbfgs, cg, closed-form or auto");
     }
     return List.of(named);
   }

@@ -35,6 +35,9 @@ public record TrainingConfig(
    *     automatic path for lbfgs and cg ({@link #automaticL2()})
    */
   public TrainingConfig {
+    if (solver == Solver.AUTO) {
+      solver = classification ? Solver.LBFGS : Solver.CG;
+    }
     if (l2s == null && (solver == Solver.SGD || solver == Solver.CLOSED_FORM)) {
       l2s = List.of(DEFAULT_L2);
     }
