@@ -80,9 +80,9 @@ final class TrainCommand implements Callable<Integer> {
           + " list: each is solved (from the same normal equations, or warm-started from the"
           + " previous value's model) and the one with the lowest loss on --validation (else"
           + " heldout) is kept. Default 1e-6 for sgd and closed-form; for lbfgs and cg the path"
-          + " 1e-2, 1e-3, ..., 1e-7 is scored on --validation or, without it, on a seeded 10%"
-          + " split of the training rows (RowSplit.validation), and the chosen l2 refit on every"
-          + " training row: the heldout file never chooses.")
+          + " 1e-2, 1e-3, ..., 1e-7 (stopping once the loss rises) is scored on --validation or,"
+          + " without it, on a seeded 10% split of the training rows (RowSplit.validation), and"
+          + " the chosen l2 refit on every training row: the heldout file never chooses.")
   List<Double> l2;
 
   @Option(names = "--schedule", defaultValue = "early-stop", paramLabel = "S",

@@ -272,7 +272,7 @@ public final class Training {
           MiniBatchSource split = RowFilter.validation(train, options.seed());
           println(progress, name + ": choosing l2 on a seeded split of " + Human.count(split.rows())
               + " training rows, fitting on the other " + Human.count(fit.rows()));
-          choice = path(name, task, zeros, options.l2Path(), split, selectedOn, selection,
+          choice = path(name, task, zeros, options.l2Path(), true, split, selectedOn, selection,
               progress, steps.apply(fit));
           if (!choice.result().diverged()) {
             println(progress, name + ": refit on all " + Human.count(train.rows())
@@ -281,8 +281,8 @@ public final class Training {
                 steps.apply(train).apply(choice.l2(), choice.result().model()));
           }
         } else {
-          choice = path(name, task, zeros, options.l2Path(), stopping, stoppingName, selection,
-              progress, steps.apply(train));
+          choice = path(name, task, zeros, options.l2Path(), options.automaticL2(), stopping,
+              stoppingName, selection, progress, steps.apply(train));
         }
         l2 = choice.l2();
         result = choice.result();
@@ -376,11 +376,15 @@ public final class Training {
   /**
    * An iterative solver for each l2 in the order given, each started from the previous one's
    * model (a warm start: neighbouring l2 have neighbouring optima); with several, the one with
-   * the lowest loss on {@code stopping} is kept. A diverged solve ends the path.
+   * the lowest loss on {@code stopping} is kept. A diverged solve ends the path; so does, with
+   * {@code stopPastMinimum} (the automatic path, coarse to fine), a loss above the best so far:
+   * the validation loss of ridge-like paths rises on both sides of one minimum, and the finest
+   * l2 are the slowest to solve.
    */
   private static IterativeChoice path(String name, Task task, LinearModel zeros, List<Double> l2s,
-      MiniBatchSource stopping, String stoppingName, Map<Double, Double> selection,
-      PrintWriter progress, BiFunction<Double, LinearModel, TrainingResult> solve) {
+      boolean stopPastMinimum, MiniBatchSource stopping, String stoppingName,
+      Map<Double, Double> selection, PrintWriter progress,
+      BiFunction<Double, LinearModel, TrainingResult> solve) {
     IterativeChoice best = null;
     LinearModel start = zeros;
     for (double lambda : l2s) {
@@ -395,6 +399,10 @@ public final class Training {
           stoppingName, loss, result.message()));
       if (best == null || loss < selection.get(best.l2())) {
         best = new IterativeChoice(lambda, result);
+      } else if (stopPastMinimum) {
+        println(progress, name + ": " + stoppingName + " loss rose past l2 " + best.l2()
+            + "; the path stops there");
+        break;
       }
     }
     return best;
