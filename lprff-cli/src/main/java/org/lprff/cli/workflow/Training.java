@@ -76,7 +76,8 @@ public final class Training {
       }
       if (iterative) {
         return String.format(Locale.ROOT, "%s; %s (l2 %g%s), %d iterations, %d passes, %s",
-            metric, solver() == Solver.CG ? "conjugate gradients" : "L-BFGS", l2(), l2Selection().size() > 1 ? ", chosen on " + selectedOn() : "",
+            metric, solver() == Solver.CG ? "conjugate gradients" : "L-BFGS", l2(),
+            l2Selection().size() > 1 ? ", chosen on " + selectedOn() : "",
             result().epochs(), result().steps(), Human.seconds(seconds()));
       }
       return String.format(Locale.ROOT, "%s; %d epochs, %d halvings, stopped: %s, %s",
@@ -198,11 +199,13 @@ public final class Training {
     Order order = options.solver() == Solver.SGD ? Order.ROWS : Order.SEQUENTIAL;
     boolean classification = options.classification();
     try (FeatureFileBatches train = FeatureFileBatches.mapped(trainFile, order, classification);
-        FeatureFileBatches heldout = FeatureFileBatches.mapped(heldoutFile, Order.SEQUENTIAL, classification);
+        FeatureFileBatches heldout =
+            FeatureFileBatches.mapped(heldoutFile, Order.SEQUENTIAL, classification);
         FeatureFileBatches validation = validationFile == null ? null
             : FeatureFileBatches.mapped(validationFile, Order.SEQUENTIAL, classification);
-        FeatureFileBatches refit = refitFile == null || options.solver() != Solver.CLOSED_FORM ? null
-            : FeatureFileBatches.mapped(refitFile, Order.SEQUENTIAL, classification)) {
+        FeatureFileBatches refit =
+            refitFile == null || options.solver() != Solver.CLOSED_FORM ? null
+                : FeatureFileBatches.mapped(refitFile, Order.SEQUENTIAL, classification)) {
       FeaturizerSpec spec = train.spec();
       checkLabels(trainFile, train.labelType(), classification);
       requireLike(heldout, heldoutFile, "heldout", spec, trainFile, classification);

@@ -118,12 +118,8 @@ final class ChunkedProducts {
 
   /** into[i] += partial_k[i] for the chunks in order. */
   private void addPartials(int chunks, double[] into) {
-    int cm = features * outputs;
     for (int k = 0; k < chunks; k++) {
-      float[] p = partial[k];
-      for (int i = 0; i < cm; i++) {
-        into[i] += p[i];
-      }
+      DoubleVectors.addTo(partial[k], into);
     }
   }
 

@@ -1,5 +1,9 @@
 package org.lprff.vector.train;
 
+import static org.lprff.vector.train.DoubleVectors.addTo;
+import static org.lprff.vector.train.DoubleVectors.dot;
+import static org.lprff.vector.train.DoubleVectors.norm;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -116,10 +120,10 @@ public final class ConjugateGradientRidge {
         FeatureRows z = batch.features();
         Arrays.fill(partial, 0f);
         z.accumulateTransposed(ones, 1, partial);
-        add(partial, colSum);
+        addTo(partial, colSum);
         Arrays.fill(partial, 0f);
         z.accumulateTransposed(batch.targets(), 1, partial);
-        add(partial, zt);
+        addTo(partial, zt);
         for (int r = 0; r < k; r++) {
           targetSum += batch.targets()[r];
           long index = n + r;
@@ -219,6 +223,7 @@ public final class ConjugateGradientRidge {
           : start.features() + " x " + start.outputs()) + ", expected " + m + " x 1");
     }
     TrainingListener hear = listener == null ? TrainingListener.NONE : listener;
+    long passesBefore = passes; // the result counts this solve's passes, as L-BFGS's does
     LinearSolverDense<DMatrixRMaj> cholesky = preconditioner(lambda);
     double[] w = new double[m];
     float[] w0 = start.weightsT();
@@ -231,21 +236,21 @@ public final class ConjugateGradientRidge {
     for (int i = 0; i < m; i++) {
       r[i] = rhs[i] - ap[i];
     }
-    double rhsNorm = Math.sqrt(LbfgsTrainer.dot(rhs, rhs));
+    double rhsNorm = norm(rhs);
     double[] z = new double[m];
     precondition(cholesky, lambda, r, z);
     double[] p = z.clone();
-    double rz = LbfgsTrainer.dot(r, z);
+    double rz = dot(r, z);
     List<EpochRecord> records = new ArrayList<>();
-    double residual = Math.sqrt(LbfgsTrainer.dot(r, r)) / rhsNorm;
+    double residual = norm(r) / rhsNorm;
     int iteration = 0;
     StopReason reason = StopReason.EPOCH_CAP;
     String message = "stopped after " + maxIterations + " iterations at relative residual ";
     while (true) {
       if (!Double.isFinite(residual)) {
         return new TrainingResult(model(start.weightsT(), start.bias()[0]), StopReason.DIVERGED,
-            "the residual is " + residual + " at iteration " + iteration, iteration, passes(), 0,
-            -1, Double.NaN, Double.NaN, records);
+            "the residual is " + residual + " at iteration " + iteration, iteration,
+            passes - passesBefore, 0, -1, Double.NaN, Double.NaN, records);
       }
       if (residual <= tolerance || rhsNorm == 0) {
         reason = StopReason.CONVERGED;
@@ -259,19 +264,19 @@ public final class ConjugateGradientRidge {
       }
       long t0 = System.nanoTime();
       apply(p, lambda, ap);
-      double alpha = rz / LbfgsTrainer.dot(p, ap);
+      double alpha = rz / dot(p, ap);
       for (int i = 0; i < m; i++) {
         w[i] += alpha * p[i];
         r[i] -= alpha * ap[i];
       }
       precondition(cholesky, lambda, r, z);
-      double rzNext = LbfgsTrainer.dot(r, z);
+      double rzNext = dot(r, z);
       double beta = rzNext / rz;
       rz = rzNext;
       for (int i = 0; i < m; i++) {
         p[i] = z[i] + beta * p[i];
       }
-      residual = Math.sqrt(LbfgsTrainer.dot(r, r)) / rhsNorm;
+      residual = norm(r) / rhsNorm;
       EpochRecord record = new EpochRecord(iteration, residual, Double.NaN, Double.NaN, alpha,
           (System.nanoTime() - t0) / 1e9, true, false);
       records.add(record);
@@ -284,8 +289,8 @@ public final class ConjugateGradientRidge {
       wf[i] = (float) w[i];
       bias -= mean[i] * w[i];
     }
-    return new TrainingResult(model(wf, (float) bias), reason, message, iteration, passes(), 0,
-        iteration, Double.NaN, Double.NaN, records);
+    return new TrainingResult(model(wf, (float) bias), reason, message, iteration,
+        passes - passesBefore, 0, iteration, Double.NaN, Double.NaN, records);
   }
 
   private LinearModel model(float[] w, float bias) {
@@ -304,7 +309,7 @@ public final class ConjugateGradientRidge {
         products.addNormal(batches.next().features(), vf, out);
       }
     }
-    double muV = LbfgsTrainer.dot(mean, v);
+    double muV = dot(mean, v);
     for (int i = 0; i < m; i++) {
       out[i] = out[i] / n - mean[i] * muV + lambda * v[i];
     }
@@ -347,12 +352,6 @@ public final class ConjugateGradientRidge {
     }
     for (int i = 0; i < m; i++) {
       z[i] /= lambda;
-    }
-  }
-
-  private static void add(float[] from, double[] into) {
-    for (int i = 0; i < from.length; i++) {
-      into[i] += from[i];
     }
   }
 }

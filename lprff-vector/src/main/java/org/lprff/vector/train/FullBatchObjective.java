@@ -28,7 +28,6 @@ final class FullBatchObjective {
   private final float[] wT;
   private final double[] bias;
   private final ChunkedProducts products;
-  private long rows = -1;
   private long passes;
 
   /** @param executor helper threads of the products (null: the calling thread alone) */
@@ -48,11 +47,6 @@ final class FullBatchObjective {
   /** Parameters: c m weights and c biases. */
   int dimension() {
     return features * outputs + outputs;
-  }
-
-  /** Rows n, known after the first pass (-1 before). */
-  long rows() {
-    return rows;
   }
 
   /** Passes over the source so far. */
@@ -87,7 +81,6 @@ final class FullBatchObjective {
     if (n == 0) {
       throw new IllegalArgumentException("the training source has no rows");
     }
-    rows = n;
     double penalty = 0;
     for (int k = 0; k < cm; k++) {
       grad[k] = grad[k] / n + l2 * x[k];

@@ -1,5 +1,9 @@
 package org.lprff.vector.train;
 
+import static org.lprff.vector.train.DoubleVectors.axpy;
+import static org.lprff.vector.train.DoubleVectors.dot;
+import static org.lprff.vector.train.DoubleVectors.norm;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -340,24 +344,6 @@ public final class LbfgsTrainer {
       return mid;
     }
     return a;
-  }
-
-  static double dot(double[] a, double[] b) {
-    double sum = 0;
-    for (int k = 0; k < a.length; k++) {
-      sum += a[k] * b[k];
-    }
-    return sum;
-  }
-
-  private static double norm(double[] a) {
-    return Math.sqrt(dot(a, a));
-  }
-
-  private static void axpy(double alpha, double[] x, double[] y) {
-    for (int k = 0; k < x.length; k++) {
-      y[k] += alpha * x[k];
-    }
   }
 
   /** Settings of an {@link LbfgsTrainer}; every one has a default. */
