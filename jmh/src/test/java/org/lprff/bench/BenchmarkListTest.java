@@ -34,7 +34,8 @@ class BenchmarkListTest {
             "PackedUnpackBenchmark",
             "DenseProjectionBenchmark",
             "StructuredProjectionBenchmark",
-            "FeaturizerBenchmark")) {
+            "FeaturizerBenchmark",
+            "MachineLimitsBenchmark")) {
       assertTrue(
           Pattern.compile("\\borg\\.lprff\\.bench\\." + benchmark + "\\b").matcher(list).find(),
           benchmark + " is not in the generated benchmark list");
