@@ -20,7 +20,7 @@ import org.lprff.cli.options.JsonOption;
 import org.lprff.cli.options.KernelOptions;
 import org.lprff.cli.options.QuantizerOption;
 import org.lprff.cli.options.QuietOption;
-import org.lprff.cli.options.Solver;
+import org.lprff.vector.train.Solver;
 import org.lprff.cli.options.SpecOptions;
 import org.lprff.cli.options.ThreadsOption;
 import org.lprff.cli.options.TrainingOptions;

@@ -10,7 +10,7 @@ import java.util.concurrent.Callable;
 import org.lprff.arrow.ModelFile;
 import org.lprff.cli.options.JsonOption;
 import org.lprff.cli.options.QuietOption;
-import org.lprff.cli.options.Solver;
+import org.lprff.vector.train.Solver;
 import org.lprff.cli.options.TrainingConfig;
 import org.lprff.cli.options.TrainingOptions;
 import org.lprff.cli.options.UsageException;
@@ -24,8 +24,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code lprff train}: SGD (early stopping on a validation file or, without one, the heldout
- * file) or the closed form on a training feature file; final metrics on the heldout file.
+ * {@code lprff train}: the options mapped onto the library's {@link
+ * org.lprff.vector.train.Trainer} (through {@link Training}), the model file written, the result
+ * printed. By default the solver is auto and l2 is chosen on a split of the training rows.
  */
 @Command(
     name = "train",
@@ -33,13 +34,15 @@ import picocli.CommandLine.Spec;
     versionProvider = Version.class,
     sortOptions = false,
     description = {
-      "Train a linear model on the features of a feature file by mini-batch SGD or in closed"
-          + " form, with a heldout feature file (featurized --like the training file) for the"
-          + " final metrics and, without --validation FILE, early stopping. Writes a"
+      "Train a linear model on the features of a feature file to the optimum of its"
+          + " l2-penalized loss (by default conjugate gradients for regression, L-BFGS for"
+          + " classification, with l2 chosen on --validation or a seeded split of the training"
+          + " rows), or by the paper's mini-batch SGD, or in closed form; a heldout feature file"
+          + " (featurized --like the training file) gives the final metrics. Writes a"
           + " self-describing model file (.lprff) for evaluate/predict.",
       "",
-      "A progress line per epoch goes to stderr. If training diverges (NaN or overflow) the"
-          + " command fails (exit 1) and writes no model."
+      "Progress lines go to stderr. If training diverges (NaN or overflow) the command fails"
+          + " (exit 1) and writes no model."
     })
 final class TrainCommand implements Callable<Integer> {
 
@@ -51,14 +54,15 @@ final class TrainCommand implements Callable<Integer> {
 
   @Option(names = "--heldout", required = true, paramLabel = "FILE",
       description = "Heldout feature file with the same spec (e.g. featurize --like, or its"
-          + " full-precision twin --like --bits 32); it early-stops training unless --validation"
-          + " is given.")
+          + " full-precision twin --like --bits 32), for the final metrics; only SGD without"
+          + " --validation reads it before (early stopping, the LP-RFF paper's protocol).")
   Path heldout;
 
   @Option(names = "--validation", paramLabel = "FILE",
-      description = "Validation feature file (featurized like --train): when given, early"
-          + " stopping and the choice among --l2 values use it instead of --heldout, and the"
-          + " closed form refits on train + validation with the chosen l2.")
+      description = "Validation feature file (featurized like --train): when given, the choice"
+          + " of l2 and SGD's early stopping use it instead of a seeded split of the training"
+          + " rows (SGD: instead of --heldout), and the closed form refits on train + validation"
+          + " with the chosen l2.")
   Path validation;
 
   @Option(names = "--task", required = true, paramLabel = "TASK",
@@ -72,17 +76,16 @@ final class TrainCommand implements Callable<Integer> {
           + " 1 + the largest training label.")
   Integer classes;
 
-  /** SGD by default; the rate follows the task (--lr). */
-  @Mixin TrainingOptions training = new TrainingOptions(Solver.SGD, null);
+  /** The solver for the task by default; SGD's rate probed unless --lr gives it. */
+  @Mixin TrainingOptions training = new TrainingOptions(Solver.AUTO, null);
 
   @Option(names = "--l2", paramLabel = "LAMBDA", split = ",",
-      description = "L2 strength lambda. With --solver closed-form, cg or lbfgs a comma-separated"
-          + " list: each is solved (from the same normal equations, or warm-started from the"
-          + " previous value's model) and the one with the lowest loss on --validation (else"
-          + " heldout) is kept. Default 1e-6 for sgd and closed-form; for lbfgs and cg the path"
-          + " 1e-2, 1e-3, ..., 1e-7 (stopping once the loss rises) is scored on --validation or,"
-          + " without it, on a seeded 10% split of the training rows (RowSplit.validation), and"
-          + " the chosen l2 refit on every training row: the heldout file never chooses.")
+      description = "L2 strength lambda, or a comma-separated list for lbfgs, cg and"
+          + " closed-form: each is solved (warm-started from the previous value's model, or from"
+          + " the same normal equations) and the one with the lowest loss on --validation, else"
+          + " on a seeded 10%% split of the training rows, is kept and refit on every training"
+          + " row; the heldout file never chooses. Default 1e-6 for sgd and closed-form; for"
+          + " lbfgs and cg the path 1e-2, 1e-3, ..., 1e-7, stopping once the loss rises.")
   List<Double> l2;
 
   @Option(names = "--schedule", defaultValue = "early-stop", paramLabel = "S",
@@ -126,7 +129,6 @@ final class TrainCommand implements Callable<Integer> {
     PrintWriter out = command.commandLine().getOut();
     if (json.enabled) {
       Map<String, Object> o = outcome.json();
-      o.put("lr", options.solver() == Solver.SGD ? options.learningRate() : null);
       o.put("model", model == null ? null : model.toString());
       out.println(Json.write(o));
     } else if (!quiet.enabled) {

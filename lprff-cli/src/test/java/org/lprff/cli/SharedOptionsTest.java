@@ -82,10 +82,10 @@ class SharedOptionsTest {
       assertEquals(Integer.toString(BatchOption.DEFAULT),
           commands.get(command).getCommandSpec().findOption("--batch").defaultValueString());
     }
-    assertEquals("sgd", defaultOf(commands, "train", "--solver"));
+    assertEquals("auto", defaultOf(commands, "train", "--solver"));
     assertEquals("closed-form", defaultOf(commands, "compare", "--solver"));
-    assertEquals("both", defaultOf(commands, "demo", "--solver"));
-    assertEquals("null", defaultOf(commands, "train", "--lr")); // the task's rate
+    assertEquals("auto", defaultOf(commands, "demo", "--solver"));
+    assertEquals("null", defaultOf(commands, "train", "--lr")); // probed
     assertEquals("1.0", defaultOf(commands, "compare", "--lr"));
     // ... and shows them: ${DEFAULT-VALUE} reads the value the command gave the mixin.
     String help = Cli.ok("compare", "--help").out();

@@ -85,7 +85,7 @@ class TrainCommandTest {
     Path[] f = features("reg", false, 4);
     Path model = dir.resolve("reg.lprff");
     Cli.Result r = Cli.ok("train", "--train", f[0].toString(), "--heldout", f[1].toString(),
-        "--task", "regression", "--model", model.toString(), "--json");
+        "--task", "regression", "--solver", "sgd", "--model", model.toString(), "--json");
     String json = lastLine(r.out());
     assertTrue(json.startsWith("{") && json.endsWith("}"), json);
     double mse = jsonNumber(json, "heldout_mse");
@@ -190,7 +190,9 @@ class TrainCommandTest {
     String path = lastLine(Cli.ok("train", "--train", f[0].toString(), "--heldout",
         f[1].toString(), "--task", "regression", "--solver", "lbfgs", "--l2", "1e-2,1e-4",
         "--json", "--quiet").out());
-    assertTrue(path.contains("\"l2_selection\":[{\"l2\":0.01,\"heldout_loss\":"), path);
+    // without --validation a seeded split of the training rows chooses; the heldout never does
+    assertTrue(path.contains("\"l2_selection\":[{\"l2\":0.01,\"validation_split_loss\":"),
+        path);
     assertEquals(1e-4, jsonNumber(path, "l2"), 0, path);
 
     // --solver cg: the same optimum by preconditioned conjugate gradients (regression only)
@@ -236,11 +238,15 @@ class TrainCommandTest {
         "1e-2,1e-3,1e-4,1e-5,1e-6,1e-7", "--json", "--quiet").out());
     double best = jsonNumber(oracle, "heldout_mse");
     assertTrue(jsonNumber(json, "heldout_mse") <= 1.2 * best, json + "\n" + oracle);
-    // --solver auto is cg for regression and lbfgs for classification, with the same l2 choice
+    // the default (auto) at m = 512 is the closed form on the whole automatic path, the split
+    // choosing and the refit on all rows: as good as cg's choice (both at the optimum)
     String auto = lastLine(Cli.ok("train", "--train", f[0].toString(), "--heldout",
-        f[1].toString(), "--task", "regression", "--solver", "auto", "--json", "--quiet").out());
-    assertTrue(auto.contains("\"solver\":\"cg\""), auto);
-    assertEquals(jsonNumber(json, "heldout_mse"), jsonNumber(auto, "heldout_mse"), 0, auto);
+        f[1].toString(), "--task", "regression", "--json", "--quiet").out());
+    assertTrue(auto.contains("\"solver\":\"closed-form\"")
+        && auto.contains("\"selected_on\":\"validation_split\""), auto);
+    assertEquals(jsonNumber(json, "l2"), jsonNumber(auto, "l2"), 0, auto);
+    assertEquals(1500, jsonNumber(auto, "train_rows"), auto);
+    assertTrue(jsonNumber(auto, "heldout_mse") <= 1.2 * best, auto + "\n" + oracle);
     Path[] c = features("auto3", true, 8);
     String cls = lastLine(Cli.ok("train", "--train", c[0].toString(), "--heldout",
         c[1].toString(), "--task", "classification", "--solver", "auto", "--json", "--quiet")
@@ -420,14 +426,14 @@ class TrainCommandTest {
     assertTrue(jsonNumber(json, "heldout_mse") < 0.4, json);
 
     Cli.Result sgd = Cli.run("train", "--train", f[0].toString(), "--heldout", f[1].toString(),
-        "--task", "regression", "--l2", "1e-6,1e-5");
+        "--task", "regression", "--solver", "sgd", "--l2", "1e-6,1e-5");
     assertEquals(2, sgd.exitCode(), sgd.toString());
     assertTrue(sgd.err().contains("--l2 has 2 values [1.0E-6, 1.0E-5], but SGD takes one"),
         sgd.err());
     // the SGD path early-stops on the validation file and reports the heldout one
     String early = lastLine(Cli.ok("train", "--train", f[0].toString(), "--validation",
         validation.toString(), "--heldout", heldout32.toString(), "--task", "regression",
-        "--json", "--quiet").out());
+        "--solver", "sgd", "--json", "--quiet").out());
     assertTrue(early.contains("\"early_stopping\":\"validation\""), early);
     assertEquals(1500, jsonNumber(early, "train_rows"));
   }
@@ -453,7 +459,8 @@ class TrainCommandTest {
     Path[] f = features("div", false, 32);
     Path model = dir.resolve("div.lprff");
     Cli.Result r = Cli.run("train", "--train", f[0].toString(), "--heldout", f[1].toString(),
-        "--task", "regression", "--lr", "1e30", "--model", model.toString(), "--schedule",
+        "--task", "regression", "--solver", "sgd", "--lr", "1e30", "--model", model.toString(),
+        "--schedule",
         "fixed", "--epochs", "3");
     assertEquals(1, r.exitCode(), r.toString());
     assertTrue(r.err().contains("diverged") && r.err().contains("smaller --lr"), r.err());

@@ -52,7 +52,8 @@ class TrainValidationTest {
     String heldout = f[2].toString();
     Path model = dir.resolve("m.lprff");
     Cli.Result split = Cli.ok("train", "--train", train, "--validation", validation, "--heldout",
-        heldout, "--task", "classification", "--model", model.toString(), "--json");
+        heldout, "--task", "classification", "--solver", "sgd", "--model", model.toString(),
+        "--json");
     String js = json(split);
     assertTrue(js.contains("\"early_stopping\":\"validation\""), js);
     assertEquals(500, TrainCommandTest.jsonNumber(js, "validation_rows"), js);
@@ -62,7 +63,7 @@ class TrainValidationTest {
     // The same training with the validation file as the (old-style) heldout file: the same
     // epochs and the same validation metric, so the heldout file did not steer training.
     String old = json(Cli.ok("train", "--train", train, "--heldout", validation, "--task",
-        "classification", "--json", "--quiet"));
+        "classification", "--solver", "sgd", "--json", "--quiet"));
     assertTrue(old.contains("\"early_stopping\":\"heldout\""), old);
     assertFalse(old.contains("validation_rows"), old);
     for (String key : new String[] {"epochs", "best_epoch", "halvings", "final_lr"}) {
@@ -73,7 +74,7 @@ class TrainValidationTest {
         TrainCommandTest.jsonNumber(js, "validation_error_rate"));
     // Swapping the heldout file changes nothing but the heldout metrics.
     String swapped = json(Cli.ok("train", "--train", train, "--validation", validation,
-        "--heldout", train, "--task", "classification", "--json", "--quiet"));
+        "--heldout", train, "--task", "classification", "--solver", "sgd", "--json", "--quiet"));
     assertEquals(TrainCommandTest.jsonNumber(js, "epochs"),
         TrainCommandTest.jsonNumber(swapped, "epochs"));
     assertEquals(TrainCommandTest.jsonNumber(js, "validation_error_rate"),
@@ -89,7 +90,7 @@ class TrainValidationTest {
     assertTrue(error < 0.15, "heldout error " + error);
 
     String text = Cli.ok("train", "--train", train, "--validation", validation, "--heldout",
-        heldout, "--task", "classification").out();
+        heldout, "--task", "classification", "--solver", "sgd").out();
     assertTrue(text.matches("(?s)validation error rate 0\\.\\d{4} \\(early stopping\\); heldout"
         + " error rate 0\\.\\d{4}.*"), text);
   }
@@ -126,7 +127,7 @@ class TrainValidationTest {
     Cli.Result r = Cli.run("train", "--train", f[0].toString(), "--heldout", f[2].toString(),
         "--task", "classification", "--classes", "2");
     assertEquals(1, r.exitCode(), r.toString());
-    assertTrue(r.err().contains("--classes is 2, but " + f[0] + " has class 2 (labels must be"
+    assertTrue(r.err().contains("declared classes 2, but " + f[0] + " has class 2 (labels must be"
         + " in [0, 1])"), r.err());
     for (String k : new String[] {"1", "0", "-3"}) {
       r = Cli.run("train", "--train", f[0].toString(), "--heldout", f[2].toString(), "--task",

@@ -1,5 +1,6 @@
 package org.lprff.cli.options;
 
+import org.lprff.vector.train.Solver;
 import java.util.List;
 import picocli.CommandLine.Option;
 
@@ -17,12 +18,13 @@ public class SolverOptions {
   @Option(
       names = "--solver",
       paramLabel = "NAME",
-      description = "sgd (mini-batch SGD on the features, early stopping by default; only SGD"
-          + " reads --epochs and --lr), lbfgs (full-batch L-BFGS to the optimum of the l2-penalized"
+      description = "auto (cg for regression, lbfgs for classification), sgd (the LP-RFF"
+          + " paper's mini-batch SGD, early stopping by default; only SGD reads --epochs and"
+          + " --lr), lbfgs (full-batch L-BFGS to the optimum of the l2-penalized"
           + " loss, squared, logistic or softmax: one pass over the file per evaluation, no"
           + " learning rate), cg (regression: ridge by conjugate gradients preconditioned with a"
-          + " seeded 2048-row sketch, one pass per iteration, to a relative residual of 1e-6) or"
-          + " auto (cg for regression, lbfgs for classification), or closed-form (ridge's exact"
+          + " seeded 2048-row sketch, one pass per iteration, to a relative residual of 1e-6),"
+          + " or closed-form (ridge's exact"
           + " minimizer by the normal"
           + " equations, (Zc^T Zc + l2 n I) W = Zc^T T with centered features and an"
           + " unregularized intercept: n m^2 / 2 multiply-adds on all cores and an m x m double"
@@ -53,7 +55,12 @@ public class SolverOptions {
 
   /** The one solver named (train, compare). */
   public Solver solver() {
-    return Solver.parse(solver);
+    Solver named = Solver.named(solver);
+    if (named == null) {
+      throw new UsageException(
+          "--solver is '" + solver + "', expected sgd, lbfgs, cg, closed-form or auto");
+    }
+    return named;
   }
 
   /** demo's solvers: both for {@code both}, else the one named. */

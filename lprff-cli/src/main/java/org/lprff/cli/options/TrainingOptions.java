@@ -1,5 +1,6 @@
 package org.lprff.cli.options;
 
+import org.lprff.vector.train.Solver;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Mixin;
@@ -16,20 +17,19 @@ public final class TrainingOptions extends SolverOptions {
   @Option(
       names = "--lr",
       paramLabel = "X",
-      description = "Initial learning rate of SGD (default 1, as features have |z|^2 ~ 1; train"
-          + " --task classification: 64, whose bounded gradients cannot diverge and whose early"
-          + " stopping only halves the rate).")
+      description = "Initial learning rate of SGD (train and demo default: probed, one epoch"
+          + " of a seeded sample of at most 8192 training rows at each of 256, 64, 16, ...,"
+          + " the lowest sample loss winning; compare: 1, as features have |z|^2 ~ 1).")
   public Double lr;
 
   @Mixin public BatchOption batch = new BatchOption();
 
   /**
    * @param defaultSolver the command's default solver
-   * @param defaultLr the command's default rate, or null for the task's ({@link
-   *     TrainingConfig#learningRate()})
+   * @param defaultLr the command's default rate, or null for the library's probe
    */
   public TrainingOptions(Solver defaultSolver, Double defaultLr) {
-    super(defaultSolver.cliName);
+    super(defaultSolver.id);
     this.lr = defaultLr;
   }
 

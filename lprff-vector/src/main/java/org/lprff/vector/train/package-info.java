@@ -1,7 +1,14 @@
 /**
- * The training core: linear models on LP-RFF features, trained by mini-batch SGD whose batches stay
- * b-bit packed all the way into the packed-product kernels ({@link
- * org.lprff.vector.products.PackedProducts}), or solved in closed form for ridge regression.
+ * The training core: linear models on LP-RFF features, trained to the optimum of the penalized
+ * loss by full-batch solvers that stream over the b-bit packed rows (L-BFGS for every loss,
+ * preconditioned conjugate gradients for ridge), by the LP-RFF paper's mini-batch SGD, or in closed
+ * form for ridge regression; every product reads the packed codes directly ({@link
+ * org.lprff.vector.products.PackedProducts}).
+ *
+ * <p><b>Workflow.</b> {@link org.lprff.vector.train.Trainer#run} takes a {@link
+ * org.lprff.vector.train.TrainingRequest} (task, solver, l2 values or the automatic path, SGD's
+ * settings; every one defaulted to reach the optimum without tuning) and returns a {@link
+ * org.lprff.vector.train.TrainingReport}; the command line only maps its options onto it.
  *
  * <p><b>Objective.</b> For a model with weights W (m x c, stored class-major as {@code wT[j*m +
  * i] = W[i][j]}) and bias b (c), scores {@code y_r = z_r W + b} and n training rows,

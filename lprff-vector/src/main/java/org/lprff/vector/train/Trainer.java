@@ -1,0 +1,423 @@
+package org.lprff.vector.train;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
+import org.lprff.vector.stream.MiniBatch;
+import org.lprff.vector.stream.MiniBatchSource;
+import org.lprff.vector.stream.MiniBatchSource.Batches;
+import org.lprff.vector.stream.RowFilter;
+
+/**
+ * The training workflow, request to report, that {@code lprff train}, {@code demo} and the Java
+ * API share: counts and checks the classes, runs the request's solver, chooses l2 among the
+ * request's values on validation rows, and refits.
+ *
+ * <p>Validation rows are the given validation source, or, when there is none, a seeded 10% of the
+ * training rows ({@link RowFilter#validation}, {@link #VALIDATION_SPLIT}): the full-batch solvers
+ * then walk the l2 path on the other 90% and refit the chosen l2 on all training rows (the
+ * iterative ones warm-started from the path's model, the closed form by adding the two parts'
+ * normal equations); SGD stops early on the split and keeps that model. Never is a heldout set
+ * read: whatever rows a caller passes as validation are the rows that choose.
+ *
+ * <p>A diverged solve (non-finite loss or weights) is returned, not thrown: {@link
+ * TrainingReport#diverged()}, with the last good model.
+ */
+public final class Trainer {
+
+  /** {@link TrainingReport#selectedOn()} of the seeded split of the training rows. */
+  public static final String VALIDATION_SPLIT = "validation_split";
+
+  /** Rows per batch of the evaluations. */
+  private static final int EVALUATION_BATCH = 1000;
+
+  /**
+   * A source of rows with the names messages use: its role ("train", "validation", "heldout":
+   * also the {@link TrainingReport#selectedOn()} of validation rows) and where the rows come from
+   * (a file's path, or "" when the role says it all).
+   */
+  public record Data(String role, String origin, MiniBatchSource rows) {
+    public Data {
+      if (role == null || origin == null || rows == null) {
+        throw new IllegalArgumentException(
+            (role == null ? "role" : origin == null ? "origin" : "rows") + " is null");
+      }
+    }
+
+    /** The role and origin, e.g. "heldout /data/h.arrow". */
+    public String describe() {
+      return origin.isEmpty() ? role : role + " " + origin;
+    }
+
+    /** The origin, or the role without one. */
+    String where() {
+      return origin.isEmpty() ? role : origin;
+    }
+  }
+
+  private Trainer() {}
+
+  /** {@link #run(TrainingRequest, Data, Data, Data, Consumer)} without validation or refit rows. */
+  public static TrainingReport run(TrainingRequest request, Data train, Consumer<String> progress) {
+    return run(request, train, null, null, progress);
+  }
+
+  /**
+   * Trains {@code request} on {@code train}.
+   *
+   * @param validation the rows that choose l2 and stop SGD early, or null for a seeded split of the
+   *     training rows
+   * @param refit rows the closed form adds to the training rows once l2 is chosen (e.g. the
+   *     validation rows at the training bits), or null
+   * @param progress a line per step worth telling (null: none)
+   * @throws IllegalArgumentException if a source does not fit the request or a label is invalid
+   *     (naming the source, row and value)
+   */
+  public static TrainingReport run(TrainingRequest request, Data train, Data validation,
+      Data refit, Consumer<String> progress) {
+    if (request == null || train == null) {
+      throw new IllegalArgumentException((request == null ? "request" : "train") + " is null");
+    }
+    Consumer<String> say = progress == null ? line -> {} : progress;
+    for (Data d : new Data[] {train, validation, refit}) {
+      if (d != null) {
+        Evaluation.checkFeatures(d.describe(), d.rows().features(), request.features());
+      }
+    }
+    int classes = classes(request, train, validation, refit);
+    Task task = !request.classification() ? Task.REGRESSION
+        : classes == 2 ? Task.BINARY : Task.multiclass(classes);
+    return new Run(request, task, classes, train, validation, say).execute(refit);
+  }
+
+  /** 1 for regression; the declared classes, checked; or 1 + the largest training label. */
+  private static int classes(TrainingRequest request, Data train, Data validation, Data refit) {
+    if (!request.classification()) {
+      return 1;
+    }
+    int trainClasses = maxClass(train) + 1;
+    int classes = request.classes() != null ? request.classes() : Math.max(2, trainClasses);
+    requireClasses(train, trainClasses, classes, request.classes() != null, train);
+    for (Data d : new Data[] {validation, refit}) {
+      if (d != null) {
+        requireClasses(d, maxClass(d) + 1, classes, request.classes() != null, train);
+      }
+    }
+    return classes;
+  }
+
+  /**
+   * Refuses labels of {@code data} (1 + its largest label: {@code seen}) outside the {@code
+   * classes} of a model trained on {@code train}: declared ones, or those the training labels gave.
+   */
+  public static void requireClasses(Data data, int seen, int classes, boolean declared,
+      Data train) {
+    if (seen > classes) {
+      throw new IllegalArgumentException(declared
+          ? "declared classes " + classes + ", but " + data.where() + " has class " + (seen - 1)
+              + " (labels must be in [0, " + (classes - 1) + "])"
+          : data.describe() + " has class " + (seen - 1) + ", but the training labels of "
+              + train.where() + " are in [0, " + (classes - 1) + "]");
+    }
+  }
+
+  /** The largest class of a source, checking every label is >= 0 (the message names row, value). */
+  public static int maxClass(Data data) {
+    int max = -1;
+    long row = 0;
+    try (Batches it = data.rows().epoch(0, EVALUATION_BATCH, 0)) {
+      while (it.hasNext()) {
+        MiniBatch b = it.next();
+        for (int i = 0; i < b.rows(); i++, row++) {
+          int c = b.classes()[i];
+          if (c < 0) {
+            throw new IllegalArgumentException(data.where() + ": label of row "
+                + (b.rowIds() != null ? "id " + b.rowIds()[i] : row) + " is " + c
+                + ", expected a class index >= 0");
+          }
+          max = Math.max(max, c);
+        }
+      }
+    }
+    return max;
+  }
+
+  /**
+   * The solver's working memory in bytes, from its formula: L-BFGS keeps 2 h + 4 parameter vectors
+   * in double (h the history) and a float copy of the weights; CG five double m-vectors, the
+   * s x m sample and the s x s matrix of its sketch (s the sketch rows); the closed form the m x m
+   * double Gram matrix and its factor; SGD the float weights twice (best and current). Each adds
+   * a batch of scores in double.
+   */
+  public static long workingBytes(Solver solver, int features, int outputs, int batchRows) {
+    long dim = (long) features * outputs + outputs;
+    long batch = 8L * batchRows * outputs;
+    return switch (solver.resolve(outputs > 1, features)) {
+      case LBFGS -> 8 * (2L * LbfgsTrainer.DEFAULT_HISTORY + 4) * dim + 4 * dim
+          + 8L * LbfgsTrainer.DEFAULT_BATCH_SIZE * outputs;
+      case CG -> {
+        long s = ConjugateGradientRidge.DEFAULT_SKETCH_ROWS;
+        yield 8 * (5L * features + s * features + s * s) + 8L * ConjugateGradientRidge.BATCH;
+      }
+      case CLOSED_FORM -> 16L * features * features + 8 * dim + batch;
+      default -> 8 * dim + batch;
+    };
+  }
+
+  /** One epoch's progress line of SGD; {@code stopping} names the rows early stopping reads. */
+  public static String epochLine(EpochRecord r, Task task, String stopping) {
+    return String.format(Locale.ROOT,
+        "epoch %3d  train loss %.6g  %s loss %.6g  %s %s %.6g  lr %.4g  %.2f s%s",
+        r.epoch(), r.trainLoss(), stopping, r.heldoutLoss(), stopping,
+        task == Task.REGRESSION ? "MSE" : "error", r.heldoutMetric(), r.learningRate(),
+        r.seconds(), r.halved() ? "  (halved)" : r.improved() ? "" : "  (reverted)");
+  }
+
+  /** One run's state: what every solver's branch needs. */
+  private static final class Run {
+    private final TrainingRequest request;
+    private final Task task;
+    private final int classes;
+    private final Data train;
+    private final Data validation;
+    private final Consumer<String> say;
+    private final Map<Double, Double> path = new LinkedHashMap<>();
+    private final long started = System.nanoTime();
+    private long passes;
+
+    Run(TrainingRequest request, Task task, int classes, Data train, Data validation,
+        Consumer<String> say) {
+      this.request = request;
+      this.task = task;
+      this.classes = classes;
+      this.train = train;
+      this.validation = validation;
+      this.say = say;
+    }
+
+    TrainingReport execute(Data refit) {
+      Solver solver = request.solver();
+      double rate = Double.NaN;
+      boolean probed = false;
+      double l2;
+      TrainingResult result;
+      long rows = train.rows().rows();
+      String selectedOn = validation != null ? validation.role() : VALIDATION_SPLIT;
+      if (solver == Solver.SGD) {
+        l2 = request.l2Path().get(0);
+        MiniBatchSource fit = train.rows();
+        MiniBatchSource stopping = validation != null ? validation.rows() : null;
+        boolean early = request.schedule() == TrainingRequest.ScheduleKind.EARLY_STOP;
+        if (stopping == null && early) {
+          fit = RowFilter.withoutValidation(train.rows(), request.seed());
+          stopping = RowFilter.validation(train.rows(), request.seed());
+          rows = fit.rows();
+        }
+        probed = request.learningRate() == null;
+        rate = probed ? LearningRateProbe.choose(task, request.features(), fit, l2,
+            request.batchRows(), request.seed(), say) : request.learningRate();
+        if (probed) {
+          say.accept(String.format(Locale.ROOT, "sgd: initial lr %g (probed)", rate));
+        }
+        String stoppingName = selectedOn;
+        result = SgdTrainer.builder(task, request.features())
+            .batchSize(request.batchRows())
+            .l2(l2)
+            .seed(request.seed())
+            .schedule(request.schedule().create(request.epochs(), rate))
+            .listener(r -> say.accept(epochLine(r, task, stoppingName)))
+            .build()
+            .train(fit, stopping);
+        passes = result.epochs();
+      } else if (solver == Solver.CLOSED_FORM) {
+        ClosedForm chosen = closedForm(refit);
+        l2 = chosen.l2();
+        rows += chosen.refitRows();
+        result = TrainingResult.solved(chosen.model(), Double.NaN);
+      } else {
+        Choice choice = iterative();
+        l2 = choice.l2();
+        result = choice.result();
+      }
+      Evaluation validationEval = validation == null || result.diverged() ? null
+          : Evaluation.of(result.model(), task, validation.rows(), EVALUATION_BATCH);
+      double seconds = (System.nanoTime() - started) / 1e9;
+      return new TrainingReport(task, classes, solver, l2, selectedOn, path, rate, probed, result,
+          validationEval, rows, passes, seconds,
+          workingBytes(solver, request.features(), task.outputs(), request.batchRows()));
+    }
+
+    /**
+     * L-BFGS or CG along the l2 path: on the validation source when given, else on 90% of the
+     * training rows with the split choosing, then the chosen l2 refit on every training row.
+     */
+    private Choice iterative() {
+      String name = request.solver().id;
+      LinearModel zeros = LinearModel.zeros(request.features(), task.outputs());
+      boolean automatic = request.automaticL2();
+      if (validation != null || request.l2Path().size() == 1) {
+        return path(name, zeros, automatic, validation == null ? null : validation.rows(),
+            solver(train.rows()));
+      }
+      MiniBatchSource fit = RowFilter.withoutValidation(train.rows(), request.seed());
+      MiniBatchSource split = RowFilter.validation(train.rows(), request.seed());
+      say.accept(name + ": choosing l2 on a seeded split of " + split.rows()
+          + " training rows, fitting on the other " + fit.rows());
+      Choice choice = path(name, zeros, automatic, split, solver(fit));
+      if (choice.result().diverged()) {
+        return choice;
+      }
+      say.accept(name + ": refit on all " + train.rows().rows() + " training rows, l2 "
+          + choice.l2());
+      TrainingResult refit = solver(train.rows()).apply(choice.l2(), choice.result().model());
+      passes += refit.steps();
+      return new Choice(choice.l2(), refit);
+    }
+
+    /** The request's iterative solver on {@code source}: a solve per (l2, warm start). */
+    private BiFunction<Double, LinearModel, TrainingResult> solver(MiniBatchSource source) {
+      if (request.solver() == Solver.LBFGS) {
+        return (lambda, start) -> LbfgsTrainer.builder(task, request.features()).l2(lambda)
+            .executor(request.executor())
+            .listener(r -> say.accept(String.format(Locale.ROOT,
+                "lbfgs: l2 %s, iteration %3d, objective %.10g, step %.3g, %.2f s", lambda,
+                r.epoch(), r.trainLoss(), r.learningRate(), r.seconds())))
+            .build()
+            .train(source, start);
+      }
+      // One preparing pass (means, Z^T t, the preconditioner's sketch) that every l2 shares.
+      ConjugateGradientRidge system = ConjugateGradientRidge.prepare(source,
+          ConjugateGradientRidge.DEFAULT_SKETCH_ROWS, 0, request.executor());
+      passes += system.passes();
+      say.accept("cg: " + system.rows() + " rows, preconditioner from a " + system.sketchRows()
+          + "-row sketch");
+      return (lambda, start) -> system.solve(lambda, start,
+          ConjugateGradientRidge.DEFAULT_TOLERANCE, ConjugateGradientRidge.DEFAULT_MAX_ITERATIONS,
+          r -> say.accept(String.format(Locale.ROOT,
+              "cg: l2 %s, iteration %3d, relative residual %.3g, %.2f s", lambda, r.epoch(),
+              r.trainLoss(), r.seconds())));
+    }
+
+    /**
+     * A solve for each l2 in order, each started from the previous model (neighbouring l2 have
+     * neighbouring optima); with several, the lowest loss on {@code stopping} is kept. A diverged
+     * solve ends the path; so does, when {@code stopPastMinimum} (the automatic path, coarse to
+     * fine), a loss above the best so far: ridge-like validation losses rise on both sides of one
+     * minimum, and the finest l2 are the slowest to solve.
+     */
+    private Choice path(String name, LinearModel zeros, boolean stopPastMinimum,
+        MiniBatchSource stopping, BiFunction<Double, LinearModel, TrainingResult> solve) {
+      List<Double> l2s = request.l2Path();
+      String stoppingName = validation != null ? validation.role() : VALIDATION_SPLIT;
+      Choice best = null;
+      LinearModel start = zeros;
+      for (double lambda : l2s) {
+        TrainingResult result = solve.apply(lambda, start);
+        passes += result.steps();
+        if (result.diverged() || l2s.size() == 1) {
+          return new Choice(lambda, result);
+        }
+        start = result.model();
+        double loss = Evaluation.of(result.model(), task, stopping, EVALUATION_BATCH).meanLoss();
+        path.put(lambda, loss);
+        say.accept(String.format(Locale.ROOT, "%s: l2 %s, %s loss %.6g (%s)", name, lambda,
+            stoppingName, loss, result.message()));
+        if (best == null || loss < path.get(best.l2())) {
+          best = new Choice(lambda, result);
+        } else if (stopPastMinimum) {
+          say.accept(name + ": " + stoppingName + " loss rose past l2 " + best.l2()
+              + "; the path stops there");
+          break;
+        }
+      }
+      return best;
+    }
+
+    /**
+     * The closed form: the normal equations of the fitting rows, solved for each l2 (the best on
+     * the validation rows kept), then solved again with the rows that only chose l2 added: the
+     * split's, or {@code refit}'s.
+     */
+    private ClosedForm closedForm(Data refit) {
+      List<Double> l2s = request.l2Path();
+      boolean split = validation == null && l2s.size() > 1;
+      MiniBatchSource fit = split ? RowFilter.withoutValidation(train.rows(), request.seed())
+          : train.rows();
+      NormalEquations sums = gram(fit, split ? "fitting" : "train");
+      MiniBatchSource stopping = split ? RowFilter.validation(train.rows(), request.seed())
+          : validation == null ? null : validation.rows();
+      String stoppingName = split ? VALIDATION_SPLIT : validation == null ? null : validation.role();
+      double bestL2 = l2s.get(0);
+      LinearModel best = null;
+      IllegalArgumentException failure = null;
+      for (double lambda : l2s) {
+        say.accept("closed form: Cholesky solve of the " + sums.features() + " x "
+            + sums.features() + " system, l2 " + lambda);
+        LinearModel model;
+        try {
+          model = sums.solve(lambda);
+        } catch (IllegalArgumentException e) {
+          failure = e;
+          say.accept("closed form: l2 " + lambda + " skipped: " + e.getMessage());
+          continue;
+        }
+        if (l2s.size() == 1) {
+          best = model;
+          bestL2 = lambda;
+          break;
+        }
+        double loss = Evaluation.of(model, task, stopping, EVALUATION_BATCH).meanLoss();
+        path.put(lambda, loss);
+        say.accept(String.format(Locale.ROOT, "closed form: l2 %g, %s loss %.6g", lambda,
+            stoppingName, loss));
+        if (best == null || loss < path.get(bestL2)) {
+          best = model;
+          bestL2 = lambda;
+        }
+      }
+      if (best == null) {
+        throw new IllegalArgumentException("no l2 value gave a solvable system " + l2s
+            + "; the last: " + failure.getMessage(), failure);
+      }
+      MiniBatchSource more = split ? stopping : refit == null ? null : refit.rows();
+      if (more == null) {
+        return new ClosedForm(bestL2, best, 0);
+      }
+      // The rows that chose l2 only chose it: the final model learns from them too.
+      NormalEquations added = gram(more, split ? "validation split" : refit.describe());
+      say.accept("closed form: refit on " + (split ? "all training rows" : "train + " + refit.role())
+          + ", l2 " + bestL2);
+      return new ClosedForm(bestL2, sums.plus(added).solve(bestL2),
+          split ? 0 : refit.rows().rows());
+    }
+
+    private NormalEquations gram(MiniBatchSource rows, String name) {
+      passes++;
+      return ClosedFormRidge.accumulate(rows, task, request.executor(),
+          gramProgress(name, rows.rows()));
+    }
+
+    /** Progress of the Gram matrix: a line per 10% of the rows. */
+    private LongConsumer gramProgress(String rowsName, long rows) {
+      long start = System.nanoTime();
+      long[] nextTenth = {1};
+      return done -> {
+        if (rows > 0 && done * 10 >= nextTenth[0] * rows) {
+          nextTenth[0] = done * 10 / rows + 1;
+          say.accept(String.format(Locale.ROOT, "closed form: Z^T Z over %d of %d %s rows, %.1f s",
+              done, rows, rowsName, (System.nanoTime() - start) / 1e9));
+        }
+      };
+    }
+  }
+
+  /** The l2 an iterative solver kept and its result. */
+  private record Choice(double l2, TrainingResult result) {}
+
+  /** The closed form's l2, model and the rows its refit added. */
+  private record ClosedForm(double l2, LinearModel model, long refitRows) {}
+}

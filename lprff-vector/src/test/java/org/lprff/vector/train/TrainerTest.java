@@ -1,0 +1,186 @@
+package org.lprff.vector.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.stream.InMemoryBatches;
+import org.lprff.vector.stream.RowFilter;
+
+/** The training workflow: defaults per task, the l2 path, the refit, class checks, the probe. */
+class TrainerTest {
+
+  private static final int N = 1500;
+  private static final int D = 4;
+  private static final int M = 64;
+  private static final float[] X = TrainData.gaussian(N, D, 41);
+  private static final float[] T = TrainData.smoothTargets(X, N, D, 0.1, 42);
+  private static final FeatureRows Z = TrainData.featurize(TrainData.spec(D, M, 4, 2.0, 9), X, N);
+
+  private static Trainer.Data regression() {
+    return new Trainer.Data("train", "", InMemoryBatches.of(Z, T).ordered());
+  }
+
+  private static Trainer.Data classes(int[] c) {
+    return new Trainer.Data("train", "", InMemoryBatches.of(Z, c).ordered());
+  }
+
+  private static int[] thirds() {
+    int[] c = new int[N];
+    for (int r = 0; r < N; r++) {
+      c[r] = T[r] < 0.8 ? 0 : T[r] < 1.6 ? 1 : 2;
+    }
+    return c;
+  }
+
+  /** The solver for the task and m: the closed form up to 2048 features, CG above, L-BFGS. */
+  @Test
+  void autoResolvesPerTaskAndFeatures() {
+    assertEquals(Solver.CLOSED_FORM, TrainingRequest.regression(2048).solver());
+    assertEquals(Solver.CG, TrainingRequest.regression(2049).solver());
+    assertEquals(Solver.LBFGS, TrainingRequest.classification(64).solver());
+    assertTrue(TrainingRequest.regression(M).automaticL2());
+    assertEquals(TrainingRequest.AUTOMATIC_L2, TrainingRequest.regression(M).l2Path());
+    assertEquals(List.of(TrainingRequest.DEFAULT_L2),
+        TrainingRequest.regression(M).withSolver(Solver.SGD).l2Path());
+  }
+
+  /**
+   * Conjugate gradients with the automatic l2: the path scored on the seeded 10% split (never
+   * another source), its minimum kept, and that l2 refit on all rows to the closed form's optimum
+   * there (CG stops at a relative residual of 1e-6: 1e-6 of J bounds the gap).
+   */
+  @Test
+  void cgWalksThePathOnTheSplitAndRefitsOnAllRows() {
+    List<String> lines = new ArrayList<>();
+    TrainingReport r = Trainer.run(TrainingRequest.regression(M).withSolver(Solver.CG),
+        regression(), lines::add);
+    assertEquals(Solver.CG, r.solver());
+    assertEquals(Trainer.VALIDATION_SPLIT, r.selectedOn());
+    assertTrue(r.l2Path().size() >= 2, r.l2Path().toString());
+    double best = r.l2Path().entrySet().stream().min(Map.Entry.comparingByValue()).get().getKey();
+    assertEquals(best, r.l2());
+    assertEquals(TrainingRequest.AUTOMATIC_L2.subList(0, r.l2Path().size()),
+        List.copyOf(r.l2Path().keySet()));
+    assertEquals(N, r.trainRows());
+    assertNull(r.validation());
+    assertTrue(lines.stream().anyMatch(l -> l.startsWith("cg: refit on all 1500 training rows")),
+        lines.toString());
+
+    double[] z = TrainData.decode(Z);
+    LinearModel exact = ClosedFormRidge.fit(Z, T, r.l2());
+    double optimum = TrainData.ridgeObjective(z, N, M, T, exact, r.l2());
+    double got = TrainData.ridgeObjective(z, N, M, T, r.model(), r.l2());
+    assertTrue(got - optimum <= 1e-6 * optimum, "J " + got + " vs optimum " + optimum);
+
+    // The split's losses are those of models fitted on the other 90%: the path at the chosen l2
+    // equals the closed form's on those rows, scored on the split.
+    var fit = RowFilter.withoutValidation(regression().rows(), 1);
+    var split = RowFilter.validation(regression().rows(), 1);
+    double splitLoss = Evaluation.of(ClosedFormRidge.fit(fit, Task.REGRESSION, r.l2()),
+        Task.REGRESSION, split, 1000).meanLoss();
+    assertEquals(splitLoss, r.l2Path().get(r.l2()), 1e-4 * splitLoss);
+  }
+
+  /** The closed form with an l2 list and no validation: chosen on the split, refit exactly. */
+  @Test
+  void closedFormListRefitsTheSumOfBothParts() {
+    TrainingRequest request = TrainingRequest.regression(M).withSolver(Solver.CLOSED_FORM)
+        .withL2(List.of(1e-7, 1e-4, 1e-1));
+    TrainingReport r = Trainer.run(request, regression(), null);
+    assertEquals(3, r.l2Path().size());
+    assertEquals(Trainer.VALIDATION_SPLIT, r.selectedOn());
+    LinearModel all = ClosedFormRidge.fit(Z, T, r.l2());
+    float[] got = r.model().weightsT();
+    float[] want = all.weightsT();
+    for (int j = 0; j < M; j++) {
+      assertEquals(want[j], got[j], 1e-4 * (1 + Math.abs(want[j])), "weight " + j);
+    }
+  }
+
+  /** A validation source chooses instead of the split, and is reported. */
+  @Test
+  void aValidationSourceChooses() {
+    Trainer.Data validation = new Trainer.Data("validation", "v.arrow",
+        RowFilter.validation(regression().rows(), 7));
+    TrainingReport r = Trainer.run(TrainingRequest.regression(M).withSolver(Solver.LBFGS),
+        regression(), validation, null, null);
+    assertEquals("validation", r.selectedOn());
+    assertEquals(validation.rows().rows(), r.validation().rows());
+    assertEquals(N, r.trainRows());
+  }
+
+  /** Classification by default: L-BFGS, classes counted from the labels; checks name the value. */
+  @Test
+  void classificationDefaultsAndClassChecks() {
+    int[] c = thirds();
+    TrainingReport r = Trainer.run(TrainingRequest.classification(M).withL2(List.of(1e-4)),
+        classes(c), null);
+    assertEquals(Solver.LBFGS, r.solver());
+    assertEquals(3, r.classes());
+    assertEquals(Task.multiclass(3), r.task());
+    assertEquals(StopReason.CONVERGED, r.result().stopReason(), r.result().message());
+
+    IllegalArgumentException declared = assertThrows(IllegalArgumentException.class,
+        () -> Trainer.run(TrainingRequest.classification(M).withClasses(2), classes(c), null));
+    assertTrue(declared.getMessage().contains("declared classes 2, but train has class 2"),
+        declared.getMessage());
+    int[] negative = c.clone();
+    negative[17] = -1;
+    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+        () -> Trainer.run(TrainingRequest.classification(M), classes(negative), null));
+    assertTrue(bad.getMessage().contains("label of row id 17 is -1"), bad.getMessage());
+    IllegalArgumentException cg = assertThrows(IllegalArgumentException.class,
+        () -> TrainingRequest.classification(M).withSolver(Solver.CG));
+    assertTrue(cg.getMessage().contains("solver cg solves ridge regression"), cg.getMessage());
+  }
+
+  /** The same model, bit for bit, with the caller's thread alone and with the common pool. */
+  @Test
+  void bitIdenticalForAnyThreadCount() {
+    for (Solver solver : new Solver[] {Solver.CG, Solver.LBFGS, Solver.CLOSED_FORM}) {
+      TrainingRequest request = TrainingRequest.regression(M).withSolver(solver);
+      TrainingReport one = Trainer.run(request.withExecutor(Runnable::run), regression(), null);
+      TrainingReport pool = Trainer.run(request, regression(), null);
+      assertArrayEquals(one.model().weightsT(), pool.model().weightsT(), solver.id);
+      assertEquals(one.l2Path(), pool.l2Path(), solver.id);
+    }
+  }
+
+  /**
+   * SGD without a rate: the probe picks one of its candidates, the same every time, and SGD early
+   * stops on the split; the probed rate trains at least as well as rates 16x off it either way.
+   */
+  @Test
+  void sgdProbesItsRate() {
+    TrainingRequest request = TrainingRequest.regression(M).withSolver(Solver.SGD);
+    TrainingReport r = Trainer.run(request, regression(), null);
+    assertTrue(r.probedRate());
+    double rate = r.learningRate();
+    double log4 = Math.log(LearningRateProbe.HIGHEST / rate) / Math.log(4);
+    assertEquals(Math.rint(log4), log4, 1e-9, "rate " + rate);
+    assertEquals(rate, Trainer.run(request, regression(), null).learningRate());
+    assertFalse(r.diverged());
+    Trainer.Data heldout = new Trainer.Data("heldout", "", RowFilter.validation(
+        regression().rows(), 99));
+    double probed = Evaluation.of(r.model(), Task.REGRESSION, heldout.rows(), 1000).meanLoss();
+    for (double other : new double[] {rate / 16, rate * 16}) {
+      TrainingReport o = Trainer.run(request.withSgd(TrainingRequest.DEFAULT_EPOCHS, other,
+          TrainingRequest.ScheduleKind.EARLY_STOP, SgdTrainer.DEFAULT_BATCH_SIZE), regression(),
+          null);
+      assertFalse(o.probedRate());
+      double loss = o.diverged() ? Double.POSITIVE_INFINITY
+          : Evaluation.of(o.model(), Task.REGRESSION, heldout.rows(), 1000).meanLoss();
+      assertTrue(probed <= loss * 1.05, "probed " + rate + ": " + probed + ", " + other + ": "
+          + loss);
+    }
+  }
+}
