@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import org.lprff.vector.stream.MiniBatch;
@@ -31,6 +30,15 @@ public final class Trainer {
 
   /** {@link TrainingReport#selectedOn()} of the seeded split of the training rows. */
   public static final String VALIDATION_SPLIT = "validation_split";
+
+  /**
+   * CG's relative residual on the l2 path, where a solve only scores its l2 on validation rows
+   * (the chosen one is then solved to {@link ConjugateGradientRidge#DEFAULT_TOLERANCE}).
+   */
+  static final double PATH_TOLERANCE_CG = 1e-4;
+
+  /** L-BFGS's relative change of the objective on the l2 path (its own: 1e-10). */
+  static final double PATH_TOLERANCE_LBFGS = 1e-7;
 
   /** Rows per batch of the evaluations. */
   private static final int EVALUATION_BATCH = 1000;
@@ -253,15 +261,27 @@ public final class Trainer {
 
     /**
      * L-BFGS or CG along the l2 path: on the validation source when given, else on 90% of the
-     * training rows with the split choosing, then the chosen l2 refit on every training row.
+     * training rows with the split choosing, then the chosen l2 solved to the solver's own
+     * tolerance: refit on every training row (warm-started from the path's model) or, on a
+     * validation source, polished from it. The path's solves only score their l2, so they stop at
+     * the looser {@link #PATH_TOLERANCE_CG} or {@link #PATH_TOLERANCE_LBFGS}.
      */
     private Choice iterative() {
       String name = request.solver().id;
       LinearModel zeros = LinearModel.zeros(request.features(), task.outputs());
       boolean automatic = request.automaticL2();
-      if (validation != null || request.l2Path().size() == 1) {
-        return path(name, zeros, automatic, validation == null ? null : validation.rows(),
-            solver(train.rows()));
+      boolean several = request.l2Path().size() > 1;
+      if (validation != null || !several) {
+        Solve solve = solver(train.rows());
+        Choice choice = path(name, zeros, automatic,
+            validation == null ? null : validation.rows(), solve);
+        if (!several || choice.result().diverged()) {
+          return choice;
+        }
+        say.accept(name + ": l2 " + choice.l2() + " to the solver's tolerance");
+        TrainingResult polished = solve.apply(choice.l2(), choice.result().model(), false);
+        passes += polished.steps();
+        return new Choice(choice.l2(), polished);
       }
       MiniBatchSource fit = RowFilter.withoutValidation(train.rows(), request.seed());
       MiniBatchSource split = RowFilter.validation(train.rows(), request.seed());
@@ -273,15 +293,23 @@ public final class Trainer {
       }
       say.accept(name + ": refit on all " + train.rows().rows() + " training rows, l2 "
           + choice.l2());
-      TrainingResult refit = solver(train.rows()).apply(choice.l2(), choice.result().model());
+      TrainingResult refit =
+          solver(train.rows()).apply(choice.l2(), choice.result().model(), false);
       passes += refit.steps();
       return new Choice(choice.l2(), refit);
     }
 
-    /** The request's iterative solver on {@code source}: a solve per (l2, warm start). */
-    private BiFunction<Double, LinearModel, TrainingResult> solver(MiniBatchSource source) {
+    /** A solve for one l2 from a warm start, to the path's tolerance when {@code scoring}. */
+    private interface Solve {
+      TrainingResult apply(double lambda, LinearModel start, boolean scoring);
+    }
+
+    /** The request's iterative solver on {@code source}. */
+    private Solve solver(MiniBatchSource source) {
       if (request.solver() == Solver.LBFGS) {
-        return (lambda, start) -> LbfgsTrainer.builder(task, request.features()).l2(lambda)
+        return (lambda, start, scoring) -> LbfgsTrainer.builder(task, request.features())
+            .l2(lambda)
+            .tolerance(scoring ? PATH_TOLERANCE_LBFGS : LbfgsTrainer.DEFAULT_TOLERANCE)
             .executor(request.executor())
             .listener(r -> say.accept(String.format(Locale.ROOT,
                 "lbfgs: l2 %s, iteration %3d, objective %.10g, step %.3g, %.2f s", lambda,
@@ -295,8 +323,9 @@ public final class Trainer {
       passes += system.passes();
       say.accept("cg: " + system.rows() + " rows, preconditioner from a " + system.sketchRows()
           + "-row sketch");
-      return (lambda, start) -> system.solve(lambda, start,
-          ConjugateGradientRidge.DEFAULT_TOLERANCE, ConjugateGradientRidge.DEFAULT_MAX_ITERATIONS,
+      return (lambda, start, scoring) -> system.solve(lambda, start,
+          scoring ? PATH_TOLERANCE_CG : ConjugateGradientRidge.DEFAULT_TOLERANCE,
+          ConjugateGradientRidge.DEFAULT_MAX_ITERATIONS,
           r -> say.accept(String.format(Locale.ROOT,
               "cg: l2 %s, iteration %3d, relative residual %.3g, %.2f s", lambda, r.epoch(),
               r.trainLoss(), r.seconds())));
@@ -310,13 +339,13 @@ public final class Trainer {
      * minimum, and the finest l2 are the slowest to solve.
      */
     private Choice path(String name, LinearModel zeros, boolean stopPastMinimum,
-        MiniBatchSource stopping, BiFunction<Double, LinearModel, TrainingResult> solve) {
+        MiniBatchSource stopping, Solve solve) {
       List<Double> l2s = request.l2Path();
       String stoppingName = validation != null ? validation.role() : VALIDATION_SPLIT;
       Choice best = null;
       LinearModel start = zeros;
       for (double lambda : l2s) {
-        TrainingResult result = solve.apply(lambda, start);
+        TrainingResult result = solve.apply(lambda, start, l2s.size() > 1);
         passes += result.steps();
         if (result.diverged() || l2s.size() == 1) {
           return new Choice(lambda, result);
