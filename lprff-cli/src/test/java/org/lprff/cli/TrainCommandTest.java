@@ -207,7 +207,7 @@ class TrainCommandTest {
     Cli.Result cgClasses = Cli.run("train", "--train", c[0].toString(), "--heldout",
         c[1].toString(), "--task", "classification", "--solver", "cg");
     assertEquals(2, cgClasses.exitCode(), cgClasses.toString());
-    assertTrue(cgClasses.err().contains("--solver cg solves ridge regression; for --task"
+    assertTrue(cgClasses.err().contains("--solver cg solves ridge regression; for"
         + " classification use lbfgs"), cgClasses.err());
     String cls = lastLine(Cli.ok("train", "--train", c[0].toString(), "--heldout",
         c[1].toString(), "--task", "classification", "--solver", "lbfgs", "--json",

@@ -24,25 +24,26 @@ public record TrainingConfig(
 
   public TrainingConfig {
     l2s = l2s == null ? null : List.copyOf(l2s);
-    if (l2s != null && l2s.isEmpty()) {
-      throw new UsageException("--l2 needs a value");
-    }
-    if (solver == Solver.SGD && l2s != null && l2s.size() > 1) {
-      throw new UsageException("--l2 has " + l2s.size() + " values " + l2s + ", but SGD takes"
-          + " one (a list is for --solver lbfgs, cg or closed-form)");
-    }
-    if (solver == Solver.CG && classification) {
-      throw new UsageException("--solver cg solves ridge regression; for --task classification"
-          + " use lbfgs (logistic or softmax loss) or closed-form (least squares)");
-    }
     if (ScheduleKind.named(schedule) == null) {
       throw new UsageException(
           "--schedule is '" + schedule + "', expected early-stop, fixed or decaying");
+    }
+    try { // the library's checks of the solver and l2, before any file is read
+      request(classification, epochs, lr, batch, l2s, schedule, seed, solver, classes, 1);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--" + e.getMessage()); // "solver ...", "l2 ...": the options
     }
   }
 
   /** The library's request for m = {@code features} ({@link Solver#AUTO} resolved), on the common pool. */
   public TrainingRequest request(int features) {
+    return request(classification, epochs, lr, batch, l2s, schedule, seed, solver, classes,
+        features);
+  }
+
+  private static TrainingRequest request(boolean classification, int epochs, Double lr,
+      int batch, List<Double> l2s, String schedule, long seed, Solver solver, Integer classes,
+      int features) {
     return new TrainingRequest(classification, classes, features, solver, l2s, epochs, lr,
         ScheduleKind.named(schedule), batch, seed, ForkJoinPool.commonPool());
   }

@@ -84,8 +84,8 @@ public record TrainingRequest(
     }
     solver = solver.resolve(classification, features);
     if (solver == Solver.CG && classification) {
-      throw new IllegalArgumentException("solver cg solves ridge regression; for"
-          + " classification use lbfgs (logistic or softmax loss) or closed-form (least squares)");
+      throw new IllegalArgumentException("solver cg solves ridge regression; for classification"
+          + " use lbfgs (logistic or softmax loss) or closed-form (least squares)");
     }
     if (l2s != null) {
       l2s = List.copyOf(l2s);
