@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.concurrent.ForkJoinPool;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -41,12 +42,14 @@ import org.lprff.vector.metrics.TrainingMemory;
 import org.lprff.vector.random.RandomParameters;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
-import org.lprff.vector.train.ClosedFormRidge;
 import org.lprff.vector.train.Evaluation;
 import org.lprff.vector.train.LinearModel;
-import org.lprff.vector.train.Schedule;
-import org.lprff.vector.train.SgdTrainer;
+import org.lprff.vector.train.StopReason;
 import org.lprff.vector.train.Task;
+import org.lprff.vector.train.Trainer;
+import org.lprff.vector.train.TrainingReport;
+import org.lprff.vector.train.TrainingRequest;
+import org.lprff.vector.train.TrainingRequest.ScheduleKind;
 import org.lprff.vector.train.TrainingResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -214,7 +217,6 @@ final class CompareCommand implements Callable<Integer> {
 
   private int compare() throws IOException {
     boolean classification = TrainingOptions.classification(task);
-    boolean sgd = training.solver() == Solver.SGD;
     checkOptions(classification);
     List<Method> methods = methods();
     int threadCount = threads.count();
@@ -307,7 +309,7 @@ final class CompareCommand implements Callable<Integer> {
       progress(err, String.format(Locale.ROOT, "exact kernel: %s x %s, K + lambda I factored"
           + " in %s", Human.count(n), Human.count(n), Human.seconds(seconds(t0))));
       Context context = new Context(trainRows, heldoutRows, subsample, reference, taskKind,
-          classes, sgd, pool, err);
+          classes, pool, err);
       for (Method method : methods) {
         Row row = method.nystrom()
             ? runNystrom(method, kernelFunction, context)
@@ -334,7 +336,7 @@ final class CompareCommand implements Callable<Integer> {
   /** What every method's run shares. */
   private record Context(
       CompareData.Rows train, CompareData.Rows heldout, int[] subsample,
-      SpectralApproximation.Reference reference, Task task, int classes, boolean sgd,
+      SpectralApproximation.Reference reference, Task task, int classes,
       ExecutorService pool, PrintWriter err) {}
 
   // ---- methods
@@ -409,28 +411,26 @@ final class CompareCommand implements Callable<Integer> {
     InMemoryBatches trainSource = batches(trainZ, c.train(), c.task());
     InMemoryBatches heldoutSource = batches(heldoutZ, c.heldout(), c.task()).ordered();
     long t0 = System.nanoTime();
-    LinearModel model;
-    String stop;
-    int epochCount = 0;
-    if (c.sgd()) {
-      TrainingResult result = SgdTrainer.builder(c.task(), featureCount)
-          .batchSize(training.batch.rows)
-          .l2(l2)
-          .seed(training.seed)
-          .schedule(Schedule.earlyStopping(training.epochs, training.lr))
-          .build()
-          .train(trainSource, heldoutSource);
-      epochCount = result.epochs();
-      stop = result.stopReason().name().toLowerCase(Locale.ROOT);
-      if (result.diverged()) {
-        return new Row(method, featureCount, memory, delta, Double.NaN, stop, epochCount,
-            featurizeSeconds, deltaSeconds, seconds(t0));
-      }
-      model = result.model();
-    } else {
-      model = ClosedFormRidge.fit(trainSource.ordered(), c.task(), l2);
-      stop = "closed_form";
+    // The library's workflow with compare's protocol: one l2, SGD early-stopping on the heldout
+    // rows (as the LP-RFF paper does), the full-batch solvers reading the rows in order.
+    boolean classification = c.task() != Task.REGRESSION;
+    TrainingRequest request = new TrainingRequest(classification,
+        classification ? c.classes() : null, featureCount, training.solver(), List.of(l2),
+        training.epochs, training.lr, ScheduleKind.EARLY_STOP, training.batch.rows, training.seed,
+        ForkJoinPool.commonPool());
+    boolean sgd = request.solver() == Solver.SGD;
+    TrainingReport report = Trainer.run(request,
+        new Trainer.Data("train", "", sgd ? trainSource : trainSource.ordered()),
+        sgd ? new Trainer.Data("heldout", "", heldoutSource) : null, null, null);
+    TrainingResult result = report.result();
+    int epochCount = result.epochs();
+    String stop = result.stopReason() == StopReason.SOLVED ? "closed_form"
+        : result.stopReason().name().toLowerCase(Locale.ROOT);
+    if (result.diverged()) {
+      return new Row(method, featureCount, memory, delta, Double.NaN, stop, epochCount,
+          featurizeSeconds, deltaSeconds, seconds(t0));
     }
+    LinearModel model = report.model();
     double trainSeconds = seconds(t0);
     Evaluation eval = Evaluation.of(model, c.task(), heldoutSource, 1000);
     return new Row(method, featureCount, memory, delta, eval.metric(), stop, epochCount,
