@@ -128,8 +128,13 @@ final class DemoCommand implements Callable<Integer> {
       throw new ParameterException(command.commandLine(), "--features is " + features
           + ", expected >= 1");
     }
+    if (training.epochs < 1) {
+      throw new ParameterException(command.commandLine(), "--epochs is " + training.epochs
+          + ", expected >= 1");
+    }
     List<Solver> solvers;
     try {
+      SpecOptions.projectionName(projection); // refused now, not after the data is read
       solvers = training.solvers().stream().map(s -> s.resolve(false, features)).toList();
     } catch (UsageException e) {
       throw new ParameterException(command.commandLine(), e.getMessage(), e);

@@ -69,6 +69,17 @@ class DemoCommandTest {
   }
 
   @Test
+  void badOptionsAreUsageErrorsBeforeAnyWork() {
+    Cli.Result r = Cli.run("demo", "--projection", "nope");
+    assertEquals(2, r.exitCode(), r.toString());
+    assertTrue(r.err().contains("--projection is 'nope', expected one of dense"), r.err());
+    r = Cli.run("demo", "--epochs", "0");
+    assertEquals(2, r.exitCode(), r.toString());
+    assertTrue(r.err().contains("--epochs is 0, expected >= 1"), r.err());
+    assertFalse(r.err().contains("featurizing"), r.err());
+  }
+
+  @Test
   void solverIsValidatedByName() {
     Cli.Result r = Cli.run("demo", "--solver", "newton");
     assertEquals(2, r.exitCode(), r.toString());
