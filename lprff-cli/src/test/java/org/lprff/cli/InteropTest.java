@@ -247,7 +247,7 @@ class InteropTest {
   }
 
   /** Runs a command, returns its standard output; a non-zero exit or a timeout is an IOException. */
-  private static String run(List<String> command, Path directory, Duration timeout)
+  static String run(List<String> command, Path directory, Duration timeout)
       throws IOException, InterruptedException {
     Path out = Files.createTempFile("lprff-interop", ".out");
     Path err = Files.createTempFile("lprff-interop", ".err");

@@ -1,0 +1,238 @@
+package org.lprff.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.lprff.vector.codec.PackedFeatures;
+import org.lprff.vector.featurize.FeaturizerSpec;
+
+/**
+ * The Python package in {@code python/} on files the command line writes, through an
+ * independent Arrow implementation (pyarrow; polars and duckdb beside it). A virtual environment
+ * in target/python-venv gets {@code python/requirements-test.txt} once (again when that file
+ * changes) and the package on every run.
+ *
+ * <ul>
+ *   <li>{@code lprff.read_features} gives exactly the values {@link PackedFeatures#unpack} gives,
+ *       float bit for float bit, for every b and both framings (why exact is possible: see {@link
+ *       InteropTest}; numpy computes lo + code * step in float64 and casts once);
+ *   <li>{@code lprff.predict} scores like {@code lprff predict};
+ *   <li>polars and duckdb see the rows, labels and feature bytes pyarrow sees;
+ *   <li>the package's own pytest suite (python/tests) passes on these files.
+ * </ul>
+ *
+ * Without python3 (3.9+) and pip the test fails (CI has them) unless {@code -Dlprff.python=skip}.
+ */
+class PythonInteropTest {
+
+  private static final Path PACKAGE = Path.of("../python").toAbsolutePath().normalize();
+  private static final Path VENV = Path.of("target/python-venv").toAbsolutePath();
+  private static final Path PYTHON = VENV.resolve("bin/python");
+  private static final Duration PIP_TIMEOUT = Duration.ofMinutes(15);
+  private static final Duration PYTHON_TIMEOUT = Duration.ofMinutes(2);
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void installThePackage() throws IOException, InterruptedException {
+    Assumptions.assumeFalse("skip".equals(System.getProperty("lprff.python")),
+        "skipped: -Dlprff.python=skip");
+    try {
+      InteropTest.run(List.of("python3", "-c",
+          "import sys, venv, ensurepip; assert sys.version_info >= (3, 9)"), Path.of("."),
+          PYTHON_TIMEOUT);
+    } catch (IOException e) {
+      fail("python3 (3.9+, with venv and pip) is needed by the Python interop test and was not"
+          + " found or failed (" + e.getMessage() + "); install it (Debian: python3-venv), or"
+          + " run with -Dlprff.python=skip to skip it");
+    }
+    if (!Files.isExecutable(PYTHON)) {
+      InteropTest.run(List.of("python3", "-m", "venv", VENV.toString()), Path.of("."),
+          PYTHON_TIMEOUT);
+    }
+    // The test requirements once per content of the file; the package itself on every run.
+    Path requirements = PACKAGE.resolve("requirements-test.txt");
+    Path marker = VENV.resolve(".lprff-installed-requirements.txt");
+    byte[] wanted = Files.readAllBytes(requirements);
+    if (!Files.exists(marker) || !java.util.Arrays.equals(wanted, Files.readAllBytes(marker))) {
+      InteropTest.run(List.of(PYTHON.toString(), "-m", "pip", "install", "--quiet",
+          "--retries", "1", "--timeout", "60", "-r", requirements.toString()), Path.of("."),
+          PIP_TIMEOUT);
+      Files.write(marker, wanted);
+    }
+    InteropTest.run(List.of(PYTHON.toString(), "-m", "pip", "install", "--quiet", "--no-deps",
+        "--no-build-isolation", "--force-reinstall", PACKAGE.toString()), Path.of("."),
+        PIP_TIMEOUT);
+  }
+
+  static Stream<Arguments> bitsAndFraming() {
+    return IntStream.of(1, 2, 4, 8, 16, 32).boxed()
+        .flatMap(b -> Stream.of(Arguments.of(b, "file"), Arguments.of(b, "stream")));
+  }
+
+  /** A feature file of 21 rows at m = 37 (rows of any byte alignment), record batches of 8. */
+  private Path featurize(Path out, int bits, String ipc) throws IOException {
+    Path csv = Inputs.Table.random(21, 5, 17).writeCsv(dir.resolve("x.csv"));
+    Cli.ok("featurize", "-i", csv.toString(), "--standardize", "--sigma", "1.3", "-m", "37",
+        "-b", Integer.toString(bits), "--seed", "5", "--ipc", ipc, "--batch-size", "8",
+        "-o", out.toString(), "-q");
+    return out;
+  }
+
+  private static String python(String code, String... args)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(PYTHON.toString(), "-c", code));
+    command.addAll(List.of(args));
+    return InteropTest.run(command, Path.of("."), PYTHON_TIMEOUT);
+  }
+
+  /** Java writes, Python reads: every value and label equal, exactly. */
+  @ParameterizedTest(name = "b={0}, ipc={1}")
+  @MethodSource("bitsAndFraming")
+  void pythonDequantizesJavasFilesExactly(int bits, String ipc) throws Exception {
+    Path file = featurize(dir.resolve("x.arrow"), bits, ipc);
+    Path values = dir.resolve("values.f32");
+    Path labels = dir.resolve("labels.f64");
+    python("import sys, numpy as np, lprff\n"
+        + "v, l, meta = lprff.read_features(sys.argv[1])\n"
+        + "v.astype('<f4').tofile(sys.argv[2]); np.asarray(l, '<f8').tofile(sys.argv[3])",
+        file.toString(), values.toString(), labels.toString());
+    FeatureRows rows = FeatureRows.read(file);
+    FeaturizerSpec spec = rows.schema().spec();
+    int m = spec.features();
+    ByteBuffer got = ByteBuffer.wrap(Files.readAllBytes(values)).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer gotLabels =
+        ByteBuffer.wrap(Files.readAllBytes(labels)).order(ByteOrder.LITTLE_ENDIAN);
+    assertEquals((long) rows.rows() * m * 4, got.capacity(), "values bytes");
+    for (int r = 0; r < rows.rows(); r++) {
+      float[] expected = new float[m];
+      if (spec.isFloat()) {
+        ByteBuffer.wrap(rows.features()[r]).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer()
+            .get(expected);
+      } else {
+        PackedFeatures.unpack(rows.features()[r], 0, spec.scale(), m, expected, 0);
+      }
+      float[] actual = new float[m];
+      got.asFloatBuffer().position(r * m).get(actual);
+      assertArrayEquals(expected, actual, "row " + r); // exact: compares float bits
+      assertEquals(rows.labels()[r], gotLabels.getDouble(8 * r), "label of row " + r);
+    }
+  }
+
+  /**
+   * A model file read by the package scores the full-precision twin of the heldout rows like
+   * {@code lprff predict} scores the raw rows (the bound of {@link InteropTest}'s node test:
+   * float against double summation); classes are predict's but for near-ties.
+   */
+  @ParameterizedTest(name = "classes {0}")
+  @ValueSource(booleans = {false, true})
+  void pythonScoresWithAModelFile(boolean classes) throws Exception {
+    Path trainCsv = dir.resolve("train.csv");
+    Path heldoutCsv = dir.resolve("heldout.csv");
+    TrainCommandTest.writeCsv(trainCsv, 600, 1, classes);
+    TrainCommandTest.writeCsv(heldoutCsv, 200, 2, classes);
+    Path train = dir.resolve("train.arrow");
+    Path twin = dir.resolve("heldout32.arrow");
+    Path model = dir.resolve("model.lprff");
+    Cli.ok("featurize", "--input", trainCsv.toString(), "--label-column", "y", "--label-type",
+        classes ? "classes" : "regression", "--standardize", "--sigma", "2", "--features", "128",
+        "--bits", "4", "--projection", "circulant", "--seed", "3", "--output", train.toString(),
+        "-q");
+    Cli.ok("featurize", "--input", heldoutCsv.toString(), "--label-column", "y", "--like",
+        train.toString(), "--bits", "32", "--output", twin.toString(), "-q");
+    Cli.ok("train", "--train", train.toString(), "--heldout", twin.toString(), "--task",
+        classes ? "classification" : "regression", "--model", model.toString(), "-q");
+    Path predictions = dir.resolve("predictions.csv");
+    Cli.ok("predict", "--model", model.toString(), "--input", heldoutCsv.toString(),
+        "--label-column", "y", "--output", predictions.toString());
+    List<String> expected = Files.readAllLines(predictions);
+    List<String> scored = python("import sys, lprff\n"
+        + "model = lprff.read_model(sys.argv[1])\n"
+        + "values, _, _ = lprff.read_features(sys.argv[2])\n"
+        + "out = lprff.predict(model, values) if model.task == 'regression'"
+        + " else lprff.predict_classes(model, values)[:, None]\n"
+        + "print('\\n'.join(' '.join(repr(float(x)) for x in row) for row in out))",
+        model.toString(), twin.toString()).lines().toList();
+    assertEquals(200, scored.size());
+    int agree = 0;
+    for (int r = 0; r < 200; r++) {
+      double want = Double.parseDouble(expected.get(r + 1).split(",")[0]);
+      double got = Double.parseDouble(scored.get(r));
+      if (!classes) {
+        assertEquals(want, got, 1e-5, "row " + r);
+        agree++;
+      } else {
+        agree += want == got ? 1 : 0;
+      }
+    }
+    assertTrue(agree >= 199, agree + " of 200 rows agree");
+  }
+
+  /** polars (read_ipc) and duckdb (over the pyarrow table) see pyarrow's rows, labels, bytes. */
+  @Test
+  void polarsAndDuckdbReadTheSameRows() throws Exception {
+    Path file = featurize(dir.resolve("x.arrow"), 4, "file");
+    String out = python("import sys, polars as pl, duckdb, pyarrow as pa\n"
+        + "arrow_rows = pa.ipc.open_file(sys.argv[1]).read_all()\n"
+        + "table = arrow_rows\n"
+        + "frame = pl.read_ipc(sys.argv[1], memory_map=False)\n"
+        + "assert frame.height == table.num_rows, (frame.height, table.num_rows)\n"
+        + "assert frame['label'].to_list() == table.column('label').to_pylist()\n"
+        + "assert frame['features'].to_list() == table.column('features').to_pylist()\n"
+        + "n, s, w = duckdb.sql('select count(*), sum(label), min(octet_length(features))"
+        + " from arrow_rows').fetchone()\n"
+        + "assert n == table.num_rows and abs(s - sum(table.column('label').to_pylist())) < 1e-9\n"
+        + "meta = {k.decode(): v.decode() for k, v in table.schema.metadata.items()}\n"
+        + "print(frame.height, n, w, meta['lprff.bits'], meta['lprff.features'])",
+        file.toString());
+    assertEquals("21 21 19 4 37", out.strip()); // 19 = ceil(37 x 4 / 8) bytes a row
+  }
+
+  /** The package's own tests (python/tests) on files the command line wrote. */
+  @Test
+  void thePackagesTestsPass() throws Exception {
+    Path files = Files.createDirectories(dir.resolve("files"));
+    for (int bits : new int[] {1, 2, 4, 8, 16, 32}) {
+      for (String ipc : List.of("file", "stream")) {
+        featurize(files.resolve("b" + bits + "-" + ipc + ".arrow"), bits, ipc);
+      }
+    }
+    Path trainCsv = dir.resolve("train.csv");
+    TrainCommandTest.writeCsv(trainCsv, 300, 1, false);
+    Path train = dir.resolve("train.arrow");
+    Cli.ok("featurize", "--input", trainCsv.toString(), "--label-column", "y", "--sigma", "2",
+        "--features", "64", "--bits", "4", "--output", train.toString(), "-q");
+    Cli.ok("train", "--train", train.toString(), "--heldout", train.toString(), "--task",
+        "regression", "--model", files.resolve("model.lprff").toString(), "-q");
+    ProcessBuilder pytest = new ProcessBuilder(PYTHON.toString(), "-m", "pytest", "-q",
+        "-p", "no:cacheprovider", PACKAGE.resolve("tests").toString())
+        .redirectErrorStream(true);
+    Map<String, String> env = pytest.environment();
+    env.put("LPRFF_TEST_FILES", files.toString());
+    Process process = pytest.start();
+    String output = new String(process.getInputStream().readAllBytes());
+    assertEquals(0, process.waitFor(), output);
+    assertTrue(output.contains(" passed") && !output.contains("skipped"), output);
+  }
+}
