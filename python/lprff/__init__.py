@@ -25,7 +25,7 @@ __all__ = [
     "read_model",
 ]
 
-FORMAT_VERSION = "1"
+FORMAT_VERSIONS = ("1", "2")  # 2: the features column marked as an Arrow extension type
 MODEL_FORMAT_VERSION = "1"
 BITS = (1, 2, 4, 8, 16, 32)
 QUANTIZERS = ("stochastic", "nearest")
@@ -99,9 +99,9 @@ def _integer(meta, key, path, low=1):
 def _check_features(meta, schema, path):
     """(m, bits, row bytes) of a feature file, every key a reader needs checked."""
     version = _require(meta, "lprff.format.version", path)
-    if version != FORMAT_VERSION:
-        raise FormatError(f"{path}: lprff.format.version is '{version}', expected "
-                          f"'{FORMAT_VERSION}' (a newer lprff wrote it? upgrade this package)")
+    if version not in FORMAT_VERSIONS:
+        raise FormatError(f"{path}: lprff.format.version is '{version}', expected one of "
+                          f"{', '.join(FORMAT_VERSIONS)} (a newer lprff wrote it? upgrade this package)")
     m = _integer(meta, "lprff.features", path)
     bits = _integer(meta, "lprff.bits", path)
     if bits not in BITS:
@@ -123,6 +123,8 @@ def _check_features(meta, schema, path):
     if "features" not in schema.names:
         raise FormatError(f"{path}: no 'features' column (columns: {', '.join(schema.names)})")
     kind = schema.field("features").type
+    if isinstance(kind, pa.BaseExtensionType):  # arrow.fixed_shape_tensor (b = 32, format 2)
+        kind = kind.storage_type
     if bits == 32:
         expected = pa.list_(pa.float32(), m)
         if not (pa.types.is_fixed_size_list(kind) and kind.list_size == m
@@ -164,7 +166,13 @@ def dequantize(codes, metadata):
     return (lo + np.asarray(codes, dtype=np.float64) * step).astype(np.float32)
 
 
+def _storage(column):
+    """The column without its extension type (pyarrow knows arrow.fixed_shape_tensor)."""
+    return column.storage if isinstance(column.type, pa.BaseExtensionType) else column
+
+
 def _values(column, m, bits, row_bytes, meta):
+    column = _storage(column)
     if bits == 32:
         flat = column.flatten()
         return flat.to_numpy(zero_copy_only=False).astype(np.float32, copy=False).reshape(-1, m)
@@ -214,7 +222,8 @@ def read_codes(path):
         if bits == 32:
             raise FormatError(f"{ipc.path}: lprff.bits is 32: the features are float32 values,"
                               " not codes; use read_features")
-        parts = [_codes(b.column(b.schema.get_field_index("features")), m, bits, row_bytes)
+        parts = [_codes(_storage(b.column(b.schema.get_field_index("features"))), m, bits,
+                        row_bytes)
                  for b in ipc.batches()]
     dtype = np.uint16 if bits == 16 else np.uint8
     return _concat(parts, np.zeros((0, m), dtype)), meta

@@ -2,6 +2,7 @@
 feature files and model.lprff, written by lprff-cli's PythonInteropTest, which runs this suite and
 compares the values with the Java library's itself)."""
 
+import json
 import os
 from pathlib import Path
 
@@ -55,7 +56,7 @@ def rewritten(tmp_path, source, metadata=None, drop_features=False):
 
 
 @pytest.mark.parametrize("key, value, message", [
-    ("lprff.format.version", "9", "lprff.format.version is '9', expected '1'"),
+    ("lprff.format.version", "9", "lprff.format.version is '9', expected one of 1, 2"),
     ("lprff.bits", "3", "lprff.bits is 3, expected one of 1, 2, 4, 8, 16, 32"),
     ("lprff.bits", "four", "lprff.bits is 'four', expected an integer"),
     ("lprff.bit_order", "msb0", "lprff.bit_order is 'msb0', expected 'lsb0'"),
@@ -91,3 +92,39 @@ def test_the_model_scores_rows_of_its_width():
         lprff.predict(model, np.ones((3, m + 1), np.float32))
     with pytest.raises(lprff.FormatError, match="lprff.model.format_version is missing"):
         lprff.read_model(FILES / "b4-file.arrow")
+
+
+@pytest.mark.parametrize("ipc", ["file", "stream"])
+def test_float_features_are_an_arrow_tensor_and_codes_say_how_to_decode(ipc):
+    """Format 2 marks the features column: pyarrow gives b = 32 rows as a numpy tensor without
+    lprff, and the packed column's extension parameters are the metadata's decoding keys."""
+    values, _, _ = lprff.read_features(FILES / f"b32-{ipc}.arrow")
+    source = pa.memory_map(str(FILES / f"b32-{ipc}.arrow"))
+    reader = pa.ipc.open_file(source) if ipc == "file" else pa.ipc.open_stream(source)
+    column = reader.read_all().column("features")
+    assert isinstance(column.type, pa.FixedShapeTensorType) and column.type.shape == [values.shape[1]]
+    assert np.array_equal(column.combine_chunks().to_numpy_ndarray(), values)
+    _, _, meta = lprff.read_features(FILES / f"b4-{ipc}.arrow")
+    field = pa.ipc.open_file(FILES / "b4-file.arrow").schema.field("features")
+    params = json.loads(field.metadata[b"ARROW:extension:metadata"])
+    assert field.metadata[b"ARROW:extension:name"] == b"lprff.packed_codes"
+    assert params == {"bits": 4, "features": int(meta["lprff.features"]), "bit_order": "lsb0",
+                      "lo": float(meta["lprff.scale.lo"]), "step": float(meta["lprff.scale.step"])}
+
+
+def test_format_1_files_stay_readable(tmp_path):
+    """A version-1 file (no extension marks) reads to the same values."""
+    for bits in (4, 32):
+        source = FILES / f"b{bits}-file.arrow"
+        table = pa.ipc.open_file(source).read_all()
+        plain = pa.schema([f.remove_metadata() if f.name != "features" else
+                           pa.field("features", getattr(f.type, "storage_type", f.type),
+                                    nullable=False)
+                           for f in table.schema],
+                          metadata={**table.schema.metadata, b"lprff.format.version": b"1"})
+        columns = [c.combine_chunks() for c in table.columns]
+        columns = [c.storage if isinstance(c.type, pa.BaseExtensionType) else c for c in columns]
+        old = tmp_path / f"v1-b{bits}.arrow"
+        with pa.ipc.new_file(old, plain) as writer:
+            writer.write_table(pa.Table.from_arrays(columns, schema=plain))
+        assert np.array_equal(lprff.read_features(old)[0], lprff.read_features(source)[0])

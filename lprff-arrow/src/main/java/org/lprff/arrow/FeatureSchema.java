@@ -52,8 +52,33 @@ public final class FeatureSchema {
   /** The metadata key of the file layout version. */
   public static final String KEY_FORMAT_VERSION = FeaturizerSpec.KEY_FORMAT_VERSION;
 
-  /** The layout version this library writes and reads. */
-  public static final String FORMAT_VERSION = "1";
+  /**
+   * The layout version this library writes: 2 marks the features column as an Arrow extension
+   * type ({@link #TENSOR_EXTENSION} for b = 32, {@link #PACKED_EXTENSION} for codes). Version 1
+   * (the same columns without the marks) is read too.
+   */
+  public static final String FORMAT_VERSION = "2";
+
+  /** The layout versions this library reads. */
+  public static final Set<String> READABLE_VERSIONS = Set.of("1", "2");
+
+  /** Arrow's field metadata key of an extension type's name. */
+  public static final String EXTENSION_NAME = "ARROW:extension:name";
+
+  /** Arrow's field metadata key of an extension type's serialized parameters. */
+  public static final String EXTENSION_METADATA = "ARROW:extension:metadata";
+
+  /**
+   * The canonical extension of the b = 32 features: a tensor of shape [m] per row, which pyarrow
+   * hands out as a zero-copy numpy array ({@code to_numpy_ndarray()}).
+   */
+  public static final String TENSOR_EXTENSION = "arrow.fixed_shape_tensor";
+
+  /**
+   * This project's extension of packed codes: its JSON parameters say how to decode a row
+   * (bits, features, bit_order, lo, step); readers that do not know it see the FixedSizeBinary.
+   */
+  public static final String PACKED_EXTENSION = "lprff.packed_codes";
 
   private static final Set<String> SPEC_NAMESPACES = Set.of("scale", "format");
 
@@ -151,9 +176,9 @@ public final class FeatureSchema {
           source + " has no " + KEY_FORMAT_VERSION + " metadata, expected " + KEY_FORMAT_VERSION
               + "=" + FORMAT_VERSION + " (is it an lprff feature file?)");
     }
-    if (!version.equals(FORMAT_VERSION)) {
-      throw new IllegalArgumentException(
-          source + " has " + KEY_FORMAT_VERSION + "=" + version + ", expected " + FORMAT_VERSION);
+    if (!READABLE_VERSIONS.contains(version)) {
+      throw new IllegalArgumentException(source + " has " + KEY_FORMAT_VERSION + "=" + version
+          + ", expected 1 or " + FORMAT_VERSION + " (written by a newer lprff?)");
     }
     Map<String, String> specMap = new LinkedHashMap<>();
     Map<String, String> extra = new LinkedHashMap<>();
@@ -184,6 +209,14 @@ public final class FeatureSchema {
       throw new IllegalArgumentException(source + " has no '" + FEATURES + "' column");
     }
     checkFeatureType(features, spec, source);
+    if (!version.equals("1")) {
+      String expected = spec.isFloat() ? TENSOR_EXTENSION : PACKED_EXTENSION;
+      String name = features.getMetadata().get(EXTENSION_NAME);
+      if (!expected.equals(name)) {
+        throw new IllegalArgumentException(source + " has column '" + FEATURES + "' with "
+            + EXTENSION_NAME + "=" + name + ", expected " + expected);
+      }
+    }
     LabelType labelType = label == null ? LabelType.NONE : labelTypeOf(label, source);
     if (rowId != null && !rowId.getType().equals(new ArrowType.Int(64, true))) {
       throw new IllegalArgumentException(
@@ -364,15 +397,24 @@ public final class FeatureSchema {
   }
 
   private static Field featureField(FeaturizerSpec spec) {
+    Map<String, String> extension = new LinkedHashMap<>();
     if (spec.isFloat()) {
+      extension.put(EXTENSION_NAME, TENSOR_EXTENSION);
+      extension.put(EXTENSION_METADATA, "{\"shape\":[" + spec.features() + "]}");
       Field item = new Field(LIST_ITEM, FieldType.notNullable(float32()), null);
-      return new Field(
-          FEATURES,
-          FieldType.notNullable(new ArrowType.FixedSizeList(spec.features())),
+      return new Field(FEATURES,
+          new FieldType(false, new ArrowType.FixedSizeList(spec.features()), null, extension),
           List.of(item));
     }
-    return new Field(
-        FEATURES, FieldType.notNullable(new ArrowType.FixedSizeBinary(spec.rowBytes())), null);
+    Map<String, String> m = spec.toMap();
+    extension.put(EXTENSION_NAME, PACKED_EXTENSION);
+    extension.put(EXTENSION_METADATA, "{\"bits\":" + spec.bits() + ",\"features\":"
+        + spec.features() + ",\"bit_order\":\"" + FeaturizerSpec.BIT_ORDER + "\",\"lo\":"
+        + m.get(FeaturizerSpec.KEY_SCALE_LO) + ",\"step\":" + m.get(FeaturizerSpec.KEY_SCALE_STEP)
+        + "}");
+    return new Field(FEATURES,
+        new FieldType(false, new ArrowType.FixedSizeBinary(spec.rowBytes()), null, extension),
+        null);
   }
 
   private static ArrowType float32() {

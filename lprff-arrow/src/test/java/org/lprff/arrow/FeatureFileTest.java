@@ -87,7 +87,7 @@ class FeatureFileTest extends ArrowTestBase {
       assertEquals(3, in.batchCount());
       assertEquals(List.of(16, 16, 8), List.of(in.batchRows(0), in.batchRows(1), in.batchRows(2)));
       assertEquals(goodBytes.length, in.fileSize());
-      assertEquals("1", in.metadata().get("lprff.format.version"));
+      assertEquals("2", in.metadata().get("lprff.format.version"));
       assertEquals(LabelType.REGRESSION, in.featureSchema().labelType());
       assertThrows(IndexOutOfBoundsException.class, () -> in.read(3));
       FeatureFile.Batch batch = in.read(2);

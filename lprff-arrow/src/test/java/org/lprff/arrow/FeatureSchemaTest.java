@@ -76,7 +76,7 @@ class FeatureSchemaTest {
     extra.put("source", "unit test");
     FeatureSchema schema = FeatureSchema.of(spec, LabelType.NONE, false, extra);
     Map<String, String> metadata = schema.arrowSchema().getCustomMetadata();
-    assertEquals("1", metadata.get("lprff.format.version"));
+    assertEquals("2", metadata.get("lprff.format.version"));
     for (Map.Entry<String, String> e : spec.toMap().entrySet()) {
       assertEquals(e.getValue(), metadata.get(e.getKey()), e.getKey());
     }
@@ -201,9 +201,41 @@ class FeatureSchemaTest {
     Map<String, String> remove = new LinkedHashMap<>();
     remove.put("lprff.format.version", null);
     assertTrue(failure(withMetadata(good, remove)).contains("no lprff.format.version"));
-    assertTrue(failure(withMetadata(good, Map.of("lprff.format.version", "2")))
-        .contains("has lprff.format.version=2, expected 1"));
+    assertTrue(failure(withMetadata(good, Map.of("lprff.format.version", "3")))
+        .contains("has lprff.format.version=3, expected 1 or 2"));
     assertTrue(failure(new Schema(good.getFields())).contains("no lprff.format.version"));
+  }
+
+  /**
+   * Format 2 marks the features column as an Arrow extension type: the canonical fixed-shape
+   * tensor for b = 32, lprff.packed_codes (with its decoding parameters) for codes; a version-2
+   * schema without the mark is refused, and version 1 (no marks) is still read.
+   */
+  @Test
+  void theFeaturesColumnCarriesItsExtensionType() {
+    FeaturizerSpec packed = spec(4);
+    Field codes = FeatureSchema.of(packed, LabelType.NONE, false).arrowSchema()
+        .findField("features");
+    assertEquals("lprff.packed_codes", codes.getMetadata().get("ARROW:extension:name"));
+    Map<String, String> m = packed.toMap();
+    assertEquals("{\"bits\":4,\"features\":" + packed.features() + ",\"bit_order\":\"lsb0\","
+        + "\"lo\":" + m.get("lprff.scale.lo") + ",\"step\":" + m.get("lprff.scale.step") + "}",
+        codes.getMetadata().get("ARROW:extension:metadata"));
+    Field tensor = FeatureSchema.of(spec(32), LabelType.NONE, false).arrowSchema()
+        .findField("features");
+    assertEquals("arrow.fixed_shape_tensor", tensor.getMetadata().get("ARROW:extension:name"));
+    assertEquals("{\"shape\":[" + spec(32).features() + "]}",
+        tensor.getMetadata().get("ARROW:extension:metadata"));
+
+    Schema good = FeatureSchema.of(packed, LabelType.NONE, false).arrowSchema();
+    Field bare = new Field("features",
+        FieldType.notNullable(codes.getType()), codes.getChildren());
+    Schema unmarked = new Schema(List.of(bare), good.getCustomMetadata());
+    assertTrue(failure(unmarked).contains("with ARROW:extension:name=null, expected"
+        + " lprff.packed_codes"));
+    FeatureSchema v1 = FeatureSchema.from(
+        withMetadata(unmarked, Map.of("lprff.format.version", "1")));
+    assertEquals(packed, v1.spec());
   }
 
   @Test

@@ -31,7 +31,7 @@ class InfoCommandTest {
     assertEquals(String.join("\n",
         "file             " + out,
         "ipc              file (Arrow IPC random-access file)",
-        "format version   1",
+        "format version   2",
         "kernel           gaussian (sigma 0.5)",
         "input dim (d)    4",
         "features (m)     100",
@@ -85,12 +85,12 @@ class InfoCommandTest {
     String json = Cli.ok("info", "--json", out.toString()).out();
     assertEquals(1, json.lines().count(), "one line: " + json);
     assertTrue(json.startsWith("{\"file\":" + Json.write(out.toString()) + ",\"ipc\":\"stream\","
-        + "\"format_version\":\"1\",\"kernel\":{\"name\":\"gaussian\",\"sigma\":2.0},"
+        + "\"format_version\":\"2\",\"kernel\":{\"name\":\"gaussian\",\"sigma\":2.0},"
         + "\"input_dim\":4,\"features\":64,\"bits\":16,\"projection\":\"dense\",\"seed\":0,"
         + "\"quantizer\":\"stochastic\",\"scale\":{\"lo\":-0.17677669,\"step\":5.394879E-6},"
         + "\"bit_order\":\"lsb0\",\"label_type\":\"regression\",\"row_ids\":false,\"rows\":23,"
         + "\"record_batches\":1,\"bytes_per_row\":128,\"file_size\":" + Files.size(out)
-        + ",\"standardization\":null,\"metadata\":{\"lprff.format.version\":\"1\","), json);
+        + ",\"standardization\":null,\"metadata\":{\"lprff.format.version\":\"2\","), json);
   }
 
   @Test
