@@ -14,33 +14,20 @@ import warnings
 
 import numpy as np
 from sklearn.datasets import make_classification
-from sklearn.kernel_approximation import RBFSampler
 from sklearn.linear_model import LogisticRegression
+
+from sklearn_common import export_csv, rbf_features
 
 
 def export(out):
     x, y = make_classification(n_samples=20000, n_features=16, n_informative=16, n_redundant=0,
                                n_classes=26, n_clusters_per_class=2, class_sep=2.0,
                                random_state=7)
-    cut = int(0.8 * len(y))
-    header = ",".join([f"f{i}" for i in range(x.shape[1])] + ["label"])
-    for name, rows in (("train", slice(0, cut)), ("heldout", slice(cut, None))):
-        data = np.column_stack([x[rows], y[rows]])
-        np.savetxt(f"{out}/{name}.csv", data, delimiter=",", header=header, comments="",
-                   fmt=["%.7g"] * x.shape[1] + ["%d"])
+    export_csv(out, x, y, int(0.8 * len(y)), "f", "label", "%.7g")
 
 
 def reference(out, sigma=4.0, m=4096):
-    def load(path):
-        a = np.loadtxt(path, delimiter=",", skiprows=1)
-        return a[:, :-1], a[:, -1].astype(int)
-    xt, yt = load(f"{out}/train.csv")
-    xh, yh = load(f"{out}/heldout.csv")
-    mu, sd = xt.mean(0), xt.std(0, ddof=1)
-    xt, xh = (xt - mu) / sd, (xh - mu) / sd
-    rbf = RBFSampler(gamma=1 / (2 * sigma**2), n_components=m, random_state=0)
-    zt = rbf.fit_transform(xt).astype(np.float32)
-    zh = rbf.transform(xh).astype(np.float32)
+    zt, yt, zh, yh = rbf_features(out, sigma, m)
     warnings.filterwarnings("ignore")
     split = np.random.default_rng(1).random(len(yt)) < 0.1
     t0 = time.perf_counter()

@@ -94,12 +94,47 @@ class InteropTest {
   @ParameterizedTest(name = "b={0}, ipc={1}")
   @MethodSource("bitsAndFraming")
   void nodeDequantizesJavasFilesExactly(int bits, String ipc) throws Exception {
+    assertNodeReadsWhatJavaWrote(featureFile(dir, dir.resolve("x.arrow"), bits, ipc));
+  }
+
+  /**
+   * The interop tests' feature file: 21 random rows of 5 columns at m = 37 (rows of any byte
+   * alignment), record batches of 8.
+   */
+  static Path featureFile(Path dir, Path out, int bits, String ipc) throws IOException {
     Path csv = Inputs.Table.random(21, 5, 17).writeCsv(dir.resolve("x.csv"));
-    Path file = dir.resolve("x.arrow");
     Cli.ok("featurize", "-i", csv.toString(), "--standardize", "--sigma", "1.3", "-m", "37",
         "-b", Integer.toString(bits), "--seed", "5", "--ipc", ipc, "--batch-size", "8",
-        "-o", file.toString(), "-q");
-    assertNodeReadsWhatJavaWrote(file);
+        "-o", out.toString(), "-q");
+    return out;
+  }
+
+  /**
+   * A model trained on 600 rows (4 bits, m = 128), the full-precision twin of 200 heldout rows,
+   * and {@code lprff predict}'s output on those rows (header, then one line per row).
+   */
+  record ScoredModel(Path model, Path twin, List<String> predictions) {}
+
+  static ScoredModel scoredModel(Path dir, boolean classes) throws IOException {
+    Path trainCsv = dir.resolve("train.csv");
+    Path heldoutCsv = dir.resolve("heldout.csv");
+    TrainCommandTest.writeCsv(trainCsv, 600, 1, classes);
+    TrainCommandTest.writeCsv(heldoutCsv, 200, 2, classes);
+    Path train = dir.resolve("train.arrow");
+    Path twin = dir.resolve("heldout32.arrow");
+    Path model = dir.resolve("model.lprff");
+    Cli.ok("featurize", "--input", trainCsv.toString(), "--label-column", "y", "--label-type",
+        classes ? "classes" : "regression", "--standardize", "--sigma", "2", "--features", "128",
+        "--bits", "4", "--projection", "circulant", "--seed", "3", "--output", train.toString(),
+        "-q");
+    Cli.ok("featurize", "--input", heldoutCsv.toString(), "--label-column", "y", "--like",
+        train.toString(), "--bits", "32", "--output", twin.toString(), "-q");
+    Cli.ok("train", "--train", train.toString(), "--heldout", twin.toString(), "--task",
+        classes ? "classification" : "regression", "--model", model.toString(), "-q");
+    Path predictions = dir.resolve("predictions.csv");
+    Cli.ok("predict", "--model", model.toString(), "--input", heldoutCsv.toString(),
+        "--label-column", "y", "--output", predictions.toString());
+    return new ScoredModel(model, twin, Files.readAllLines(predictions));
   }
 
   /** Int32 class labels and a row_id column beside the features. */
@@ -184,28 +219,11 @@ class InteropTest {
   @ParameterizedTest(name = "classes {0}")
   @ValueSource(booleans = {false, true})
   void nodeScoresWithAModelFile(boolean classes) throws Exception {
-    Path trainCsv = dir.resolve("train.csv");
-    Path heldoutCsv = dir.resolve("heldout.csv");
-    TrainCommandTest.writeCsv(trainCsv, 600, 1, classes);
-    TrainCommandTest.writeCsv(heldoutCsv, 200, 2, classes);
-    Path train = dir.resolve("train.arrow");
-    Path twin = dir.resolve("heldout32.arrow");
-    Path model = dir.resolve("model.lprff");
-    Cli.ok("featurize", "--input", trainCsv.toString(), "--label-column", "y", "--label-type",
-        classes ? "classes" : "regression", "--standardize", "--sigma", "2", "--features", "128",
-        "--bits", "4", "--projection", "circulant", "--seed", "3", "--output", train.toString(),
-        "-q");
-    Cli.ok("featurize", "--input", heldoutCsv.toString(), "--label-column", "y", "--like",
-        train.toString(), "--bits", "32", "--output", twin.toString(), "-q");
-    Cli.ok("train", "--train", train.toString(), "--heldout", twin.toString(), "--task",
-        classes ? "classification" : "regression", "--model", model.toString(), "-q");
-    Path predictions = dir.resolve("predictions.csv");
-    Cli.ok("predict", "--model", model.toString(), "--input", heldoutCsv.toString(),
-        "--label-column", "y", "--output", predictions.toString());
-    List<String> expected = Files.readAllLines(predictions);
+    ScoredModel m = scoredModel(dir, classes);
+    List<String> expected = m.predictions();
     List<String> scored = run(List.of("node", "score-with-model.mjs",
-        model.toAbsolutePath().toString(), twin.toAbsolutePath().toString()), JS, NODE_TIMEOUT)
-        .lines().toList();
+        m.model().toAbsolutePath().toString(), m.twin().toAbsolutePath().toString()), JS,
+        NODE_TIMEOUT).lines().toList();
     assertEquals(200, scored.size());
     assertEquals(201, expected.size());
     int agree = 0;

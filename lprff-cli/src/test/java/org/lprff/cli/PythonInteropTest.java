@@ -91,13 +91,8 @@ class PythonInteropTest {
         .flatMap(b -> Stream.of(Arguments.of(b, "file"), Arguments.of(b, "stream")));
   }
 
-  /** A feature file of 21 rows at m = 37 (rows of any byte alignment), record batches of 8. */
   private Path featurize(Path out, int bits, String ipc) throws IOException {
-    Path csv = Inputs.Table.random(21, 5, 17).writeCsv(dir.resolve("x.csv"));
-    Cli.ok("featurize", "-i", csv.toString(), "--standardize", "--sigma", "1.3", "-m", "37",
-        "-b", Integer.toString(bits), "--seed", "5", "--ipc", ipc, "--batch-size", "8",
-        "-o", out.toString(), "-q");
-    return out;
+    return InteropTest.featureFile(dir, out, bits, ipc);
   }
 
   private static String python(String code, String... args)
@@ -148,32 +143,15 @@ class PythonInteropTest {
   @ParameterizedTest(name = "classes {0}")
   @ValueSource(booleans = {false, true})
   void pythonScoresWithAModelFile(boolean classes) throws Exception {
-    Path trainCsv = dir.resolve("train.csv");
-    Path heldoutCsv = dir.resolve("heldout.csv");
-    TrainCommandTest.writeCsv(trainCsv, 600, 1, classes);
-    TrainCommandTest.writeCsv(heldoutCsv, 200, 2, classes);
-    Path train = dir.resolve("train.arrow");
-    Path twin = dir.resolve("heldout32.arrow");
-    Path model = dir.resolve("model.lprff");
-    Cli.ok("featurize", "--input", trainCsv.toString(), "--label-column", "y", "--label-type",
-        classes ? "classes" : "regression", "--standardize", "--sigma", "2", "--features", "128",
-        "--bits", "4", "--projection", "circulant", "--seed", "3", "--output", train.toString(),
-        "-q");
-    Cli.ok("featurize", "--input", heldoutCsv.toString(), "--label-column", "y", "--like",
-        train.toString(), "--bits", "32", "--output", twin.toString(), "-q");
-    Cli.ok("train", "--train", train.toString(), "--heldout", twin.toString(), "--task",
-        classes ? "classification" : "regression", "--model", model.toString(), "-q");
-    Path predictions = dir.resolve("predictions.csv");
-    Cli.ok("predict", "--model", model.toString(), "--input", heldoutCsv.toString(),
-        "--label-column", "y", "--output", predictions.toString());
-    List<String> expected = Files.readAllLines(predictions);
+    InteropTest.ScoredModel m = InteropTest.scoredModel(dir, classes);
+    List<String> expected = m.predictions();
     List<String> scored = python("import sys, lprff\n"
         + "model = lprff.read_model(sys.argv[1])\n"
         + "values, _, _ = lprff.read_features(sys.argv[2])\n"
         + "out = lprff.predict(model, values) if model.task == 'regression'"
         + " else lprff.predict_classes(model, values)[:, None]\n"
         + "print('\\n'.join(' '.join(repr(float(x)) for x in row) for row in out))",
-        model.toString(), twin.toString()).lines().toList();
+        m.model().toString(), m.twin().toString()).lines().toList();
     assertEquals(200, scored.size());
     int agree = 0;
     for (int r = 0; r < 200; r++) {
