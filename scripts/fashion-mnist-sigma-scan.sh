@@ -31,7 +31,8 @@ mkdir -p scripts/results
     printf '| %s |' "$s"
     for lr in "${lrs[@]}"; do
       if json=$(./lprff train --train "$work/t.arrow" --heldout "$work/v.arrow" \
-          --task classification --classes 10 --seed 1 --lr "$lr" --json --quiet 2>/dev/null); then
+          --task classification --classes 10 --seed 1 --solver sgd --lr "$lr" --json --quiet \
+          2>/dev/null); then
         json=$(tail -1 <<<"$json")
         err=$(sed -E 's/.*"heldout_error_rate":([0-9.eE+-]+).*/\1/' <<<"$json")
         ep=$(sed -E 's/.*"epochs":([0-9]+).*/\1/' <<<"$json")

@@ -60,7 +60,7 @@ for config in $configs; do
     --like "$work/train.arrow" --output "$work/test.arrow" --quiet
   t1=$(now)
   result=$(./lprff train --train "$work/train.arrow" --validation "$work/validation.arrow" \
-    --heldout "$work/test.arrow" --task classification --classes 10 --lr "$lr" \
+    --heldout "$work/test.arrow" --task classification --classes 10 --solver sgd --lr "$lr" \
     --epochs "$epochs" --seed "$seed" --json --quiet | tail -1)
   rm -f "$work"/*.arrow
   featurize_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')

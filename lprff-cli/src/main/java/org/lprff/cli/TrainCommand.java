@@ -109,6 +109,12 @@ final class TrainCommand implements Callable<Integer> {
   private int train() throws IOException {
     boolean classification = TrainingOptions.classification(task);
     training.requireInRange(l2 == null ? List.of() : l2);
+    if (training.lr != null && training.solver() != Solver.SGD) {
+      // A rate given to a solver without one would be ignored silently: say so instead.
+      throw new UsageException("--lr " + training.lr + " is SGD's learning rate, but --solver is "
+          + training.solver + " (auto, the default, trains to the optimum without one); add"
+          + " --solver sgd, or drop --lr");
+    }
     if (classes != null && (!classification || classes < 2)) {
       throw new UsageException("--classes is " + classes + ", expected"
           + (classification ? " >= 2" : " only with --task classification"));

@@ -43,7 +43,8 @@ class IdxClassificationSmokeTest {
         "--quiet");
     String json = TrainCommandTest.lastLine(Cli.ok("train", "--train", train.toString(),
         "--validation", validation.toString(), "--heldout", heldout.toString(), "--task",
-        "classification", "--classes", "10", "--lr", "4", "--json", "--quiet").out());
+        "classification", "--classes", "10", "--solver", "sgd", "--lr", "4", "--json", "--quiet")
+        .out());
     assertEquals(3000, TrainCommandTest.jsonNumber(json, "train_rows"), json);
     assertEquals(1000, TrainCommandTest.jsonNumber(json, "validation_rows"), json);
     assertEquals(1000, TrainCommandTest.jsonNumber(json, "heldout_rows"), json);

@@ -464,6 +464,12 @@ class TrainCommandTest {
         "fixed", "--epochs", "3");
     assertEquals(1, r.exitCode(), r.toString());
     assertTrue(r.err().contains("diverged") && r.err().contains("smaller --lr"), r.err());
+    // a rate without SGD would be ignored: a usage error says so
+    Cli.Result ignored = Cli.run("train", "--train", f[0].toString(), "--heldout",
+        f[1].toString(), "--task", "regression", "--lr", "0.5");
+    assertEquals(2, ignored.exitCode(), ignored.toString());
+    assertTrue(ignored.err().contains("--lr 0.5 is SGD's learning rate, but --solver is auto"),
+        ignored.err());
     assertFalse(Files.exists(model));
     List<String> left = new ArrayList<>();
     try (var s = Files.list(dir)) {
