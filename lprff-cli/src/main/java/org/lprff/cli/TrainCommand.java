@@ -35,9 +35,10 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Train a linear model on the features of a feature file to the optimum of its"
-          + " l2-penalized loss (by default conjugate gradients for regression, L-BFGS for"
-          + " classification, with l2 chosen on --validation or a seeded split of the training"
-          + " rows), or by the paper's mini-batch SGD, or in closed form; a heldout feature file"
+          + " l2-penalized loss (by default: for regression in closed form up to m = 2048 and by"
+          + " conjugate gradients above, for classification by L-BFGS, with l2 chosen on"
+          + " --validation or a seeded split of the training rows), or by the paper's"
+          + " mini-batch SGD; a heldout feature file"
           + " (featurized --like the training file) gives the final metrics. Writes a"
           + " self-describing model file (.lprff) for evaluate/predict.",
       "",
@@ -84,8 +85,8 @@ final class TrainCommand implements Callable<Integer> {
           + " closed-form: each is solved (warm-started from the previous value's model, or from"
           + " the same normal equations) and the one with the lowest loss on --validation, else"
           + " on a seeded 10%% split of the training rows, is kept and refit on every training"
-          + " row; the heldout file never chooses. Default 1e-6 for sgd and closed-form; for"
-          + " lbfgs and cg the path 1e-2, 1e-3, ..., 1e-7, stopping once the loss rises.")
+          + " row; the heldout file never chooses. Default 1e-6 for sgd; for closed-form, lbfgs"
+          + " and cg the path 1e-2, 1e-3, ..., 1e-7 (lbfgs and cg stop once the loss rises).")
   List<Double> l2;
 
   @Option(names = "--schedule", defaultValue = "early-stop", paramLabel = "S",

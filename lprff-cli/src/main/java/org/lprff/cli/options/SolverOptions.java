@@ -18,7 +18,8 @@ public class SolverOptions {
   @Option(
       names = "--solver",
       paramLabel = "NAME",
-      description = "auto (cg for regression, lbfgs for classification), sgd (the LP-RFF"
+      description = "auto (regression: closed-form up to m = 2048, cg above; classification:"
+          + " lbfgs), sgd (the LP-RFF"
           + " paper's mini-batch SGD, early stopping by default; only SGD reads --epochs and"
           + " --lr), lbfgs (full-batch L-BFGS to the optimum of the l2-penalized"
           + " loss, squared, logistic or softmax: one pass over the file per evaluation, no"
