@@ -23,6 +23,7 @@ import org.lprff.vector.train.Solver;
 import org.lprff.vector.train.Task;
 import org.lprff.vector.train.Trainer;
 import org.lprff.vector.train.TrainingReport;
+import org.lprff.vector.train.TrainingRequest;
 import org.lprff.vector.train.TrainingResult;
 
 /**
@@ -210,14 +211,25 @@ public final class Training {
     // order); the full-batch solvers read every row, in file order.
     Order order = options.solver().shufflesRows() ? Order.BLOCKS : Order.SEQUENTIAL;
     boolean classification = options.classification();
-    try (FeatureFileBatches train = FeatureFileBatches.mapped(trainFile, order, classification);
-        FeatureFileBatches heldout =
+    try (FeatureFileBatches train = FeatureFileBatches.mapped(trainFile, order, classification)) {
+      FeaturizerSpec spec = train.spec();
+      TrainingRequest request = options.request(spec.features());
+      return run(train, trainFile, validationFile,
+          request.solver() == Solver.CLOSED_FORM ? refitFile : null, heldoutFile, request,
+          options, progress);
+    }
+  }
+
+  private static Outcome run(FeatureFileBatches train, Path trainFile, Path validationFile,
+      Path refitFile, Path heldoutFile, TrainingRequest request, TrainingConfig options,
+      PrintWriter progress) throws IOException {
+    boolean classification = options.classification();
+    try (FeatureFileBatches heldout =
             FeatureFileBatches.mapped(heldoutFile, Order.SEQUENTIAL, classification);
         FeatureFileBatches validation = validationFile == null ? null
             : FeatureFileBatches.mapped(validationFile, Order.SEQUENTIAL, classification);
-        FeatureFileBatches refit = refitFile == null
-            || options.request(train.spec().features()).solver() != Solver.CLOSED_FORM ? null
-                : FeatureFileBatches.mapped(refitFile, Order.SEQUENTIAL, classification)) {
+        FeatureFileBatches refit = refitFile == null ? null
+            : FeatureFileBatches.mapped(refitFile, Order.SEQUENTIAL, classification)) {
       FeaturizerSpec spec = train.spec();
       checkLabels(trainFile, train.labelType(), classification);
       requireLike(heldout, heldoutFile, "heldout", spec, trainFile, classification);
@@ -232,17 +244,13 @@ public final class Training {
       // full-batch solvers choose l2 on a split of the training rows and never read it.
       Trainer.Data validationData = validation != null
           ? new Trainer.Data("validation", validationFile.toString(), validation)
-          : options.solver() == Solver.SGD ? heldoutData : null;
+          : request.solver() == Solver.SGD ? heldoutData : null;
       Trainer.Data trainData = new Trainer.Data("train", trainFile.toString(), train);
       Trainer.Data refitData =
           refit == null ? null : new Trainer.Data("validation", refitFile.toString(), refit);
-      TrainingReport report = Trainer.run(options.request(spec.features()), trainData,
-          validationData, refitData, progress == null ? null : line -> println(progress, line));
-      if (classification && validationData != heldoutData) {
-        // The heldout labels must fit the trained model's classes even when nothing chose on them.
-        Trainer.requireClasses(heldoutData, Trainer.maxClass(heldoutData) + 1, report.classes(),
-            options.classes() != null, trainData);
-      }
+      // The heldout rows are scored rows: their labels are checked before the training.
+      TrainingReport report = Trainer.run(request, trainData, validationData, refitData,
+          heldoutData, progress == null ? null : line -> println(progress, line));
       if (report.diverged()) {
         String message = report.result().message();
         if (report.solver() != Solver.SGD) {

@@ -1,5 +1,6 @@
 package org.lprff.vector.train;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -74,6 +75,12 @@ public final class Trainer {
     return run(request, train, null, null, progress);
   }
 
+  /** {@link #run(TrainingRequest, Data, Data, Data, Data, Consumer)} without scored rows. */
+  public static TrainingReport run(TrainingRequest request, Data train, Data validation,
+      Data refit, Consumer<String> progress) {
+    return run(request, train, validation, refit, null, progress);
+  }
+
   /**
    * Trains {@code request} on {@code train}.
    *
@@ -81,39 +88,49 @@ public final class Trainer {
    *     training rows
    * @param refit rows the closed form adds to the training rows once l2 is chosen (e.g. the
    *     validation rows at the training bits), or null
+   * @param scored rows the model will be scored on afterwards (a heldout set), or null: never
+   *     read for training, only checked first, so that a label outside the model's classes is
+   *     refused before the training rather than after it
    * @param progress a line per step worth telling (null: none)
    * @throws IllegalArgumentException if a source does not fit the request or a label is invalid
    *     (naming the source, row and value)
    */
   public static TrainingReport run(TrainingRequest request, Data train, Data validation,
-      Data refit, Consumer<String> progress) {
+      Data refit, Data scored, Consumer<String> progress) {
     if (request == null || train == null) {
       throw new IllegalArgumentException((request == null ? "request" : "train") + " is null");
     }
     Consumer<String> say = progress == null ? line -> {} : progress;
-    for (Data d : new Data[] {train, validation, refit}) {
-      if (d != null) {
-        Evaluation.checkFeatures(d.describe(), d.rows().features(), request.features());
+    // The validation rows may be the scored ones (SGD stopping on a heldout file): check once.
+    List<Data> others = new ArrayList<>();
+    for (Data d : new Data[] {validation, refit, scored}) {
+      if (d != null && !others.contains(d)) {
+        others.add(d);
       }
     }
-    int classes = classes(request, train, validation, refit);
+    for (Data d : others) {
+      Evaluation.checkFeatures(d.describe(), d.rows().features(), request.features());
+    }
+    Evaluation.checkFeatures(train.describe(), train.rows().features(), request.features());
+    int classes = classes(request, train, others);
     Task task = !request.classification() ? Task.REGRESSION
         : classes == 2 ? Task.BINARY : Task.multiclass(classes);
     return new Run(request, task, classes, train, validation, say).execute(refit);
   }
 
-  /** 1 for regression; the declared classes, checked; or 1 + the largest training label. */
-  private static int classes(TrainingRequest request, Data train, Data validation, Data refit) {
+  /**
+   * 1 for regression; else the declared classes or 1 + the largest training label, every label of
+   * the training and {@code others}' rows checked against them.
+   */
+  private static int classes(TrainingRequest request, Data train, List<Data> others) {
     if (!request.classification()) {
       return 1;
     }
     int trainClasses = maxClass(train) + 1;
     int classes = request.classes() != null ? request.classes() : Math.max(2, trainClasses);
     requireClasses(train, trainClasses, classes, request.classes() != null, train);
-    for (Data d : new Data[] {validation, refit}) {
-      if (d != null) {
-        requireClasses(d, maxClass(d) + 1, classes, request.classes() != null, train);
-      }
+    for (Data d : others) {
+      requireClasses(d, maxClass(d) + 1, classes, request.classes() != null, train);
     }
     return classes;
   }
@@ -122,7 +139,7 @@ public final class Trainer {
    * Refuses labels of {@code data} (1 + its largest label: {@code seen}) outside the {@code
    * classes} of a model trained on {@code train}: declared ones, or those the training labels gave.
    */
-  public static void requireClasses(Data data, int seen, int classes, boolean declared,
+  private static void requireClasses(Data data, int seen, int classes, boolean declared,
       Data train) {
     if (seen > classes) {
       throw new IllegalArgumentException(declared
@@ -134,7 +151,7 @@ public final class Trainer {
   }
 
   /** The largest class of a source, checking every label is >= 0 (the message names row, value). */
-  public static int maxClass(Data data) {
+  private static int maxClass(Data data) {
     int max = -1;
     long row = 0;
     try (Batches it = data.rows().epoch(0, EVALUATION_BATCH, 0)) {
@@ -159,12 +176,12 @@ public final class Trainer {
    * in double (h the history) and a float copy of the weights; CG five double m-vectors, the
    * s x m sample and the s x s matrix of its sketch (s the sketch rows); the closed form the m x m
    * double Gram matrix and its factor; SGD the float weights twice (best and current). Each adds
-   * a batch of scores in double.
+   * a batch of scores in double. {@code solver} is the one that ran ({@link Solver#AUTO} resolved).
    */
   public static long workingBytes(Solver solver, int features, int outputs, int batchRows) {
     long dim = (long) features * outputs + outputs;
     long batch = 8L * batchRows * outputs;
-    return switch (solver.resolve(outputs > 1, features)) {
+    return switch (solver) {
       case LBFGS -> 8 * (2L * LbfgsTrainer.DEFAULT_HISTORY + 4) * dim + 4 * dim
           + 8L * LbfgsTrainer.DEFAULT_BATCH_SIZE * outputs;
       case CG -> {
@@ -194,6 +211,8 @@ public final class Trainer {
     private final Data validation;
     private final Consumer<String> say;
     private final Map<Double, Double> path = new LinkedHashMap<>();
+    /** The name of the rows that choose l2 or stop SGD early (the report's selectedOn). */
+    private final String chooser;
     private final long started = System.nanoTime();
     private long passes;
 
@@ -205,6 +224,17 @@ public final class Trainer {
       this.train = train;
       this.validation = validation;
       this.say = say;
+      this.chooser = validation != null ? validation.role() : VALIDATION_SPLIT;
+    }
+
+    /** The training rows the seeded split leaves for fitting (90%). */
+    private MiniBatchSource fitRows() {
+      return RowFilter.withoutValidation(train.rows(), request.seed());
+    }
+
+    /** The training rows of the seeded validation split (10%). */
+    private MiniBatchSource splitRows() {
+      return RowFilter.validation(train.rows(), request.seed());
     }
 
     TrainingReport execute(Data refit) {
@@ -214,15 +244,14 @@ public final class Trainer {
       double l2;
       TrainingResult result;
       long rows = train.rows().rows();
-      String selectedOn = validation != null ? validation.role() : VALIDATION_SPLIT;
       if (solver == Solver.SGD) {
         l2 = request.l2Path().get(0);
         MiniBatchSource fit = train.rows();
         MiniBatchSource stopping = validation != null ? validation.rows() : null;
         boolean early = request.schedule() == TrainingRequest.ScheduleKind.EARLY_STOP;
         if (stopping == null && early) {
-          fit = RowFilter.withoutValidation(train.rows(), request.seed());
-          stopping = RowFilter.validation(train.rows(), request.seed());
+          fit = fitRows();
+          stopping = splitRows();
           rows = fit.rows();
         }
         probed = request.learningRate() == null;
@@ -231,13 +260,12 @@ public final class Trainer {
         if (probed) {
           say.accept(String.format(Locale.ROOT, "sgd: initial lr %g (probed)", rate));
         }
-        String stoppingName = selectedOn;
         result = SgdTrainer.builder(task, request.features())
             .batchSize(request.batchRows())
             .l2(l2)
             .seed(request.seed())
             .schedule(request.schedule().create(request.epochs(), rate))
-            .listener(r -> say.accept(epochLine(r, task, stoppingName)))
+            .listener(r -> say.accept(epochLine(r, task, chooser)))
             .build()
             .train(fit, stopping);
         passes = result.epochs();
@@ -254,7 +282,7 @@ public final class Trainer {
       Evaluation validationEval = validation == null || result.diverged() ? null
           : Evaluation.of(result.model(), task, validation.rows(), EVALUATION_BATCH);
       double seconds = (System.nanoTime() - started) / 1e9;
-      return new TrainingReport(task, classes, solver, l2, selectedOn, path, rate, probed, result,
+      return new TrainingReport(task, classes, solver, l2, chooser, path, rate, probed, result,
           validationEval, rows, passes, seconds,
           workingBytes(solver, request.features(), task.outputs(), request.batchRows()));
     }
@@ -283,8 +311,8 @@ public final class Trainer {
         passes += polished.steps();
         return new Choice(choice.l2(), polished);
       }
-      MiniBatchSource fit = RowFilter.withoutValidation(train.rows(), request.seed());
-      MiniBatchSource split = RowFilter.validation(train.rows(), request.seed());
+      MiniBatchSource fit = fitRows();
+      MiniBatchSource split = splitRows();
       say.accept(name + ": choosing l2 on a seeded split of " + split.rows()
           + " training rows, fitting on the other " + fit.rows());
       Choice choice = path(name, zeros, automatic, split, solver(fit));
@@ -341,7 +369,6 @@ public final class Trainer {
     private Choice path(String name, LinearModel zeros, boolean stopPastMinimum,
         MiniBatchSource stopping, Solve solve) {
       List<Double> l2s = request.l2Path();
-      String stoppingName = validation != null ? validation.role() : VALIDATION_SPLIT;
       Choice best = null;
       LinearModel start = zeros;
       for (double lambda : l2s) {
@@ -354,11 +381,11 @@ public final class Trainer {
         double loss = Evaluation.of(result.model(), task, stopping, EVALUATION_BATCH).meanLoss();
         path.put(lambda, loss);
         say.accept(String.format(Locale.ROOT, "%s: l2 %s, %s loss %.6g (%s)", name, lambda,
-            stoppingName, loss, result.message()));
+            chooser, loss, result.message()));
         if (best == null || loss < path.get(best.l2())) {
           best = new Choice(lambda, result);
         } else if (stopPastMinimum) {
-          say.accept(name + ": " + stoppingName + " loss rose past l2 " + best.l2()
+          say.accept(name + ": " + chooser + " loss rose past l2 " + best.l2()
               + "; the path stops there");
           break;
         }
@@ -374,12 +401,9 @@ public final class Trainer {
     private ClosedForm closedForm(Data refit) {
       List<Double> l2s = request.l2Path();
       boolean split = validation == null && l2s.size() > 1;
-      MiniBatchSource fit = split ? RowFilter.withoutValidation(train.rows(), request.seed())
-          : train.rows();
-      NormalEquations sums = gram(fit, split ? "fitting" : "train");
-      MiniBatchSource stopping = split ? RowFilter.validation(train.rows(), request.seed())
+      NormalEquations sums = gram(split ? fitRows() : train.rows(), split ? "fitting" : "train");
+      MiniBatchSource stopping = split ? splitRows()
           : validation == null ? null : validation.rows();
-      String stoppingName = split ? VALIDATION_SPLIT : validation == null ? null : validation.role();
       double bestL2 = l2s.get(0);
       LinearModel best = null;
       IllegalArgumentException failure = null;
@@ -402,7 +426,7 @@ public final class Trainer {
         double loss = Evaluation.of(model, task, stopping, EVALUATION_BATCH).meanLoss();
         path.put(lambda, loss);
         say.accept(String.format(Locale.ROOT, "closed form: l2 %g, %s loss %.6g", lambda,
-            stoppingName, loss));
+            chooser, loss));
         if (best == null || loss < path.get(bestL2)) {
           best = model;
           bestL2 = lambda;

@@ -142,6 +142,17 @@ class TrainerTest {
     IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
         () -> Trainer.run(TrainingRequest.classification(M), classes(negative), null));
     assertTrue(bad.getMessage().contains("label of row id 17 is -1"), bad.getMessage());
+    // Scored rows (a heldout set) are checked before any training: no progress line is said.
+    int[] beyond = c.clone();
+    beyond[3] = 5;
+    List<String> said = new ArrayList<>();
+    IllegalArgumentException scored = assertThrows(IllegalArgumentException.class,
+        () -> Trainer.run(TrainingRequest.classification(M), classes(c), null, null,
+            new Trainer.Data("heldout", "h.arrow", InMemoryBatches.of(Z, beyond).ordered()),
+            said::add));
+    assertTrue(scored.getMessage().contains("heldout h.arrow has class 5, but the training labels"
+        + " of train are in [0, 2]"), scored.getMessage());
+    assertTrue(said.isEmpty(), said.toString());
     IllegalArgumentException cg = assertThrows(IllegalArgumentException.class,
         () -> TrainingRequest.classification(M).withSolver(Solver.CG));
     assertTrue(cg.getMessage().contains("solver cg solves ridge regression"), cg.getMessage());
