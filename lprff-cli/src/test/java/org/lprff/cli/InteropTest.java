@@ -76,12 +76,21 @@ class InteropTest {
         Files.copy(file, JS.resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING);
       }
     }
-    // npm ci once: the installed lock file is remembered and compared on later runs.
-    Path marker = JS.resolve("node_modules/.lprff-installed-lock.json");
-    byte[] lock = Files.readAllBytes(JS.resolve("package-lock.json"));
-    if (!Files.exists(marker) || !java.util.Arrays.equals(lock, Files.readAllBytes(marker))) {
-      run(List.of("npm", "ci", "--no-audit", "--no-fund"), JS, NPM_TIMEOUT);
-      Files.write(marker, lock);
+    installOnce(JS.resolve("package-lock.json"),
+        JS.resolve("node_modules/.lprff-installed-lock.json"),
+        List.of("npm", "ci", "--no-audit", "--no-fund"), JS, NPM_TIMEOUT);
+  }
+
+  /**
+   * Runs an install {@code command} once per content of {@code lock}: the content installed is
+   * remembered in {@code marker} and compared on later runs.
+   */
+  static void installOnce(Path lock, Path marker, List<String> command, Path directory,
+      Duration timeout) throws IOException, InterruptedException {
+    byte[] wanted = Files.readAllBytes(lock);
+    if (!Files.exists(marker) || !java.util.Arrays.equals(wanted, Files.readAllBytes(marker))) {
+      run(command, directory, timeout);
+      Files.write(marker, wanted);
     }
   }
 

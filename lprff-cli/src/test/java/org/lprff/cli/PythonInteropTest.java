@@ -14,14 +14,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.lprff.vector.codec.PackedFeatures;
@@ -73,22 +70,12 @@ class PythonInteropTest {
     }
     // The test requirements once per content of the file; the package itself on every run.
     Path requirements = PACKAGE.resolve("requirements-test.txt");
-    Path marker = VENV.resolve(".lprff-installed-requirements.txt");
-    byte[] wanted = Files.readAllBytes(requirements);
-    if (!Files.exists(marker) || !java.util.Arrays.equals(wanted, Files.readAllBytes(marker))) {
-      InteropTest.run(List.of(PYTHON.toString(), "-m", "pip", "install", "--quiet",
-          "--retries", "1", "--timeout", "60", "-r", requirements.toString()), Path.of("."),
-          PIP_TIMEOUT);
-      Files.write(marker, wanted);
-    }
+    InteropTest.installOnce(requirements, VENV.resolve(".lprff-installed-requirements.txt"),
+        List.of(PYTHON.toString(), "-m", "pip", "install", "--quiet", "--retries", "1",
+            "--timeout", "60", "-r", requirements.toString()), Path.of("."), PIP_TIMEOUT);
     InteropTest.run(List.of(PYTHON.toString(), "-m", "pip", "install", "--quiet", "--no-deps",
         "--no-build-isolation", "--force-reinstall", PACKAGE.toString()), Path.of("."),
         PIP_TIMEOUT);
-  }
-
-  static Stream<Arguments> bitsAndFraming() {
-    return IntStream.of(1, 2, 4, 8, 16, 32).boxed()
-        .flatMap(b -> Stream.of(Arguments.of(b, "file"), Arguments.of(b, "stream")));
   }
 
   private Path featurize(Path out, int bits, String ipc) throws IOException {
@@ -104,7 +91,7 @@ class PythonInteropTest {
 
   /** Java writes, Python reads: every value and label equal, exactly. */
   @ParameterizedTest(name = "b={0}, ipc={1}")
-  @MethodSource("bitsAndFraming")
+  @MethodSource("org.lprff.cli.InteropTest#bitsAndFraming")
   void pythonDequantizesJavasFilesExactly(int bits, String ipc) throws Exception {
     Path file = featurize(dir.resolve("x.arrow"), bits, ipc);
     Path values = dir.resolve("values.f32");
