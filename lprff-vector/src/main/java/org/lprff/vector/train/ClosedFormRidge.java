@@ -9,6 +9,7 @@ import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.stream.MiniBatch;
 import org.lprff.vector.stream.MiniBatchSource;
+import org.lprff.vector.stream.Partitions;
 
 /**
  * Ridge regression on features in closed form: the exact minimizer of this package's objective
@@ -91,15 +92,61 @@ public final class ClosedFormRidge {
    */
   public static NormalEquations accumulate(MiniBatchSource source, Task task, Executor executor,
       LongConsumer rowsDone) {
-    if (source == null || task == null || rowsDone == null) {
-      throw new IllegalArgumentException(
-          (source == null ? "source" : task == null ? "task" : "rowsDone") + " is null");
+    if (source == null) {
+      throw new IllegalArgumentException("source is null");
     }
-    int m = source.features();
+    return accumulate(Partitions.of(source), task, executor, rowsDone);
+  }
+
+  /**
+   * As {@link #accumulate(MiniBatchSource, Task, Executor, LongConsumer)} over rows held in parts:
+   * one pass per part, the parts' sums added ({@link NormalEquations#plus}); {@code rowsDone}
+   * hears the rows of a local part (a cluster's parts run elsewhere and say nothing).
+   */
+  public static NormalEquations accumulate(Partitions rows, Task task, Executor executor,
+      LongConsumer rowsDone) {
+    if (rows == null || task == null || rowsDone == null) {
+      throw new IllegalArgumentException(
+          (rows == null ? "rows" : task == null ? "task" : "rowsDone") + " is null");
+    }
+    int m = rows.features();
     if (m < 1 || m > MAX_FEATURES) {
       throw new IllegalArgumentException(
           "source has " + m + " features, expected 1 to " + MAX_FEATURES + " for the closed form");
     }
+    NormalEquations sums = rows.sum(new Accumulate(task, m, rowsDone), executor);
+    if (sums.rows() == 0) {
+      throw new IllegalArgumentException("the source has no rows to fit");
+    }
+    return sums;
+  }
+
+  /** The pass of the normal equations' sums over one part (which may have no rows). */
+  private static final class Accumulate implements Partitions.Pass<NormalEquations> {
+    private final Task task;
+    private final int m;
+    /** Progress of a local part; null where the pass was shipped to a cluster. */
+    private final transient LongConsumer rowsDone;
+
+    Accumulate(Task task, int m, LongConsumer rowsDone) {
+      this.task = task;
+      this.m = m;
+      this.rowsDone = rowsDone;
+    }
+
+    @Override
+    public NormalEquations over(MiniBatchSource part, Executor helpers) {
+      return sums(part, task, m, helpers, rowsDone == null ? rows -> {} : rowsDone);
+    }
+
+    @Override
+    public NormalEquations plus(NormalEquations a, NormalEquations b) {
+      return a.plus(b);
+    }
+  }
+
+  private static NormalEquations sums(MiniBatchSource source, Task task, int m, Executor executor,
+      LongConsumer rowsDone) {
     int c = task.outputs();
     int stride = Gram.stride(m);
     double[] g = new double[stride * stride];
@@ -143,9 +190,6 @@ public final class ClosedFormRidge {
         n += k;
         rowsDone.accept(n);
       }
-    }
-    if (n == 0) {
-      throw new IllegalArgumentException("the source has no rows to fit");
     }
     Gram.finish(g, m, stride);
     return new NormalEquations(task, m, n, g, zt, colSum, targetSum);

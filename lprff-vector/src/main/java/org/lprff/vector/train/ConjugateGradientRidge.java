@@ -7,7 +7,6 @@ import static org.lprff.vector.train.DoubleVectors.norm;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.Executor;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
@@ -16,6 +15,7 @@ import org.lprff.vector.products.Gram;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.MiniBatch;
 import org.lprff.vector.stream.MiniBatchSource;
+import org.lprff.vector.stream.Partitions;
 
 /**
  * Ridge regression by preconditioned conjugate gradients, streaming: the minimizer of this
@@ -32,8 +32,8 @@ import org.lprff.vector.stream.MiniBatchSource;
  * or decoded). {@link #prepare} makes one more pass for n, mu, the targets' mean and Z^T t.
  *
  * <p><b>Preconditioner</b>, as FALKON does for Nyström (Rudi, Carratino and Rosasco, 2017), from a
- * seeded uniform sample of s rows (reservoir sampling during the first pass, so it needs no
- * random access): with Zs the s centered sample rows, P = Zs^T Zs / s + lambda I approximates A,
+ * seeded uniform sample of s rows (the s smallest hashes of (seed, row id), taken during the first
+ * pass: no random access, and the same sample however the rows are split into parts): with Zs the s centered sample rows, P = Zs^T Zs / s + lambda I approximates A,
  * and by Woodbury P^-1 r = (r - Zs^T (lambda s I + Zs Zs^T)^-1 Zs r) / lambda. Cost: s decoded
  * rows (8 s m bytes), the s x s Gram Zs Zs^T once (s^2 m / 2 multiply-adds, blocked Vector API
  * kernel), a Cholesky of s^3 / 3 per lambda, and 4 s m flops per iteration, small beside a pass
@@ -51,7 +51,8 @@ public final class ConjugateGradientRidge {
   public static final int DEFAULT_MAX_ITERATIONS = 300;
   static final int BATCH = 1024;
 
-  private final MiniBatchSource source;
+  private final Partitions rows;
+  private final Executor executor;
   private final int m;
   private final long n;
   private final double[] mean;
@@ -64,13 +65,13 @@ public final class ConjugateGradientRidge {
   /** Zs Zs^T, s x s. */
   private final double[] sketchGram;
   private final float[] vf;
-  private final ChunkedProducts products;
   private long passes;
 
-  private ConjugateGradientRidge(MiniBatchSource source, int m, long n, double[] mean,
+  private ConjugateGradientRidge(Partitions rows, int m, long n, double[] mean,
       double targetMean, double[] rhs, double[] sketch, int s, double[] sketchGram,
       Executor executor) {
-    this.source = source;
+    this.rows = rows;
+    this.executor = executor;
     this.m = m;
     this.n = n;
     this.mean = mean;
@@ -80,87 +81,129 @@ public final class ConjugateGradientRidge {
     this.s = s;
     this.sketchGram = sketchGram;
     this.vf = new float[m];
-    this.products = new ChunkedProducts(m, 1, BATCH, executor);
   }
 
-  /**
-   * The lambda-independent part, in one pass over {@code source} (regression targets): n, the
-   * column means, the targets' mean, Zc^T tc / n, and the preconditioner's sample of {@code
-   * sketchRows} rows (all rows when there are fewer), drawn with {@code seed}.
-   *
-   * @throws IllegalArgumentException if the source has no rows or a target is not finite (naming
-   *     the row), or sketchRows < 1
-   */
+  /** {@link #prepare(Partitions, int, long, Executor)} on one local source. */
   public static ConjugateGradientRidge prepare(
       MiniBatchSource source, int sketchRows, long seed, Executor executor) {
     if (source == null) {
       throw new IllegalArgumentException("source is null");
     }
+    return prepare(Partitions.of(source), sketchRows, seed, executor);
+  }
+
+  /**
+   * The lambda-independent part, in one pass over {@code rows} (regression targets): n, the
+   * column means, the targets' mean, Zc^T tc / n, and the preconditioner's sample of {@code
+   * sketchRows} rows (all rows when there are fewer): the rows with the smallest keys, a hash of
+   * ({@code seed}, row id), so that the sample does not depend on how the rows are split into
+   * parts (rows without ids are keyed by their index in their part).
+   *
+   * @throws IllegalArgumentException if the source has no rows or a target is not finite (naming
+   *     the row), or sketchRows < 1
+   */
+  public static ConjugateGradientRidge prepare(
+      Partitions rows, int sketchRows, long seed, Executor executor) {
+    if (rows == null) {
+      throw new IllegalArgumentException("rows is null");
+    }
     if (sketchRows < 1) {
       throw new IllegalArgumentException("sketchRows is " + sketchRows + ", expected >= 1");
     }
-    int m = source.features();
-    double[] colSum = new double[m];
-    double[] zt = new double[m];
-    double targetSum = 0;
-    double[] sample = new double[(long) sketchRows * m > Integer.MAX_VALUE - 16
-        ? failTooLarge(sketchRows, m) : sketchRows * m];
-    SplittableRandom random = new SplittableRandom(seed);
-    float[] row = new float[m];
-    float[] ones = new float[BATCH];
-    Arrays.fill(ones, 1f);
-    float[] partial = new float[m];
-    long n = 0;
-    Loss loss = Task.REGRESSION.loss();
-    try (MiniBatchSource.Batches batches = source.epoch(0, BATCH, 0)) {
-      while (batches.hasNext()) {
-        MiniBatch batch = batches.next();
-        int k = batch.rows();
-        loss.checkLabels(k, batch.targets(), null, batch.rowIds());
-        FeatureRows z = batch.features();
-        Arrays.fill(partial, 0f);
-        z.accumulateTransposed(ones, 1, partial);
-        addTo(partial, colSum);
-        Arrays.fill(partial, 0f);
-        z.accumulateTransposed(batch.targets(), 1, partial);
-        addTo(partial, zt);
-        for (int r = 0; r < k; r++) {
-          targetSum += batch.targets()[r];
-          long index = n + r;
-          // Reservoir sampling: row `index` replaces a uniform slot with probability s/(index+1).
-          long slot = index < sketchRows ? index : random.nextLong(index + 1);
-          if (slot < sketchRows) {
-            z.decode(r, row, 0);
-            for (int i = 0; i < m; i++) {
-              sample[(int) slot * m + i] = row[i];
-            }
-          }
-        }
-        n += k;
-      }
+    int m = rows.features();
+    if ((long) sketchRows * m > Integer.MAX_VALUE - 16) {
+      failTooLarge(sketchRows, m);
     }
+    Moments sums = rows.sum(new Prepare(m, sketchRows, seed), executor);
+    long n = sums.n;
     if (n == 0) {
       throw new IllegalArgumentException("the training source has no rows");
     }
-    int s = (int) Math.min(sketchRows, n);
+    int s = sums.sample.size();
     double[] mean = new double[m];
     double[] rhs = new double[m];
-    double targetMean = targetSum / n;
+    double targetMean = sums.targetSum / n;
     for (int i = 0; i < m; i++) {
-      mean[i] = colSum[i] / n;
-      rhs[i] = (zt[i] - n * mean[i] * targetMean) / n;
+      mean[i] = sums.colSum[i] / n;
+      rhs[i] = (sums.zt[i] - n * mean[i] * targetMean) / n;
     }
-    double[] sketch = Arrays.copyOf(sample, s * m);
+    float[] sample = sums.sample.rowsInKeyOrder();
+    double[] sketch = new double[s * m];
     for (int r = 0; r < s; r++) {
       for (int i = 0; i < m; i++) {
-        sketch[r * m + i] -= mean[i];
+        sketch[r * m + i] = sample[r * m + i] - mean[i];
       }
     }
-    return new ConjugateGradientRidge(source, m, n, mean, targetMean, rhs, sketch, s,
+    return new ConjugateGradientRidge(rows, m, n, mean, targetMean, rhs, sketch, s,
         gram(sketch, s, m, executor), executor);
   }
 
-  private static int failTooLarge(int sketchRows, int m) {
+  /** The preparing pass's sums over a part: n, column sums, Z^T t, the targets' sum, a sample. */
+  private static final class Moments implements java.io.Serializable {
+    long n;
+    final double[] colSum;
+    final double[] zt;
+    double targetSum;
+    final SmallestKeys sample;
+
+    Moments(int m, int sketchRows) {
+      this.colSum = new double[m];
+      this.zt = new double[m];
+      this.sample = new SmallestKeys(sketchRows, m);
+    }
+  }
+
+  /** The preparing pass. */
+  private record Prepare(int m, int sketchRows, long seed) implements Partitions.Pass<Moments> {
+
+    @Override
+    public Moments over(MiniBatchSource part, Executor helpers) {
+      Moments sums = new Moments(m, sketchRows);
+      float[] row = new float[m];
+      float[] ones = new float[BATCH];
+      Arrays.fill(ones, 1f);
+      float[] partial = new float[m];
+      Loss loss = Task.REGRESSION.loss();
+      long index = 0;
+      try (MiniBatchSource.Batches batches = part.epoch(0, BATCH, 0)) {
+        while (batches.hasNext()) {
+          MiniBatch batch = batches.next();
+          int k = batch.rows();
+          loss.checkLabels(k, batch.targets(), null, batch.rowIds());
+          FeatureRows z = batch.features();
+          Arrays.fill(partial, 0f);
+          z.accumulateTransposed(ones, 1, partial);
+          addTo(partial, sums.colSum);
+          Arrays.fill(partial, 0f);
+          z.accumulateTransposed(batch.targets(), 1, partial);
+          addTo(partial, sums.zt);
+          for (int r = 0; r < k; r++, index++) {
+            sums.targetSum += batch.targets()[r];
+            long id = batch.rowIds() != null ? batch.rowIds()[r] : index;
+            long key = SmallestKeys.key(seed, id);
+            if (sums.sample.wants(key, id)) {
+              z.decode(r, row, 0);
+              sums.sample.offer(key, id, row, 0);
+            }
+          }
+          sums.n += k;
+        }
+      }
+      return sums;
+    }
+
+    @Override
+    public Moments plus(Moments a, Moments b) {
+      a.n += b.n;
+      addTo(b.colSum, a.colSum);
+      addTo(b.zt, a.zt);
+      a.targetSum += b.targetSum;
+      a.sample.addAll(b.sample);
+      return a;
+    }
+  }
+
+  private static void failTooLarge(int sketchRows, int m) {
     throw new IllegalArgumentException("sketchRows * m = " + sketchRows + " * " + m
         + " exceeds the largest array; use fewer sketch rows");
   }
@@ -302,16 +345,34 @@ public final class ConjugateGradientRidge {
     for (int i = 0; i < m; i++) {
       vf[i] = (float) v[i];
     }
-    Arrays.fill(out, 0);
     passes++;
-    try (MiniBatchSource.Batches batches = source.epoch(0, BATCH, 0)) {
-      while (batches.hasNext()) {
-        products.addNormal(batches.next().features(), vf, out);
-      }
-    }
+    double[] normal = rows.sum(new NormalProduct(m, vf.clone()), executor);
+    System.arraycopy(normal, 0, out, 0, m);
     double muV = dot(mean, v);
     for (int i = 0; i < m; i++) {
       out[i] = out[i] / n - mean[i] * muV + lambda * v[i];
+    }
+  }
+
+  /** The pass of A v: Z^T (Z v) summed over a part's rows. */
+  private record NormalProduct(int m, float[] v) implements Partitions.Pass<double[]> {
+
+    @Override
+    public double[] over(MiniBatchSource part, Executor helpers) {
+      ChunkedProducts products = new ChunkedProducts(m, 1, BATCH, helpers);
+      double[] out = new double[m];
+      try (MiniBatchSource.Batches batches = part.epoch(0, BATCH, 0)) {
+        while (batches.hasNext()) {
+          products.addNormal(batches.next().features(), v, out);
+        }
+      }
+      return out;
+    }
+
+    @Override
+    public double[] plus(double[] a, double[] b) {
+      addTo(b, a);
+      return a;
     }
   }
 

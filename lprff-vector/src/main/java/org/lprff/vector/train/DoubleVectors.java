@@ -27,6 +27,13 @@ final class DoubleVectors {
   }
 
   /** into[k] += from[k]: float partial sums gathered in double. */
+  /** into += from. */
+  static void addTo(double[] from, double[] into) {
+    for (int i = 0; i < into.length; i++) {
+      into[i] += from[i];
+    }
+  }
+
   static void addTo(float[] from, double[] into) {
     for (int k = 0; k < from.length; k++) {
       into[k] += from[k];

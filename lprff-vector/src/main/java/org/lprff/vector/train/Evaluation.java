@@ -1,7 +1,9 @@
 package org.lprff.vector.train;
 
+import java.util.concurrent.Executor;
 import org.lprff.vector.stream.MiniBatch;
 import org.lprff.vector.stream.MiniBatchSource;
+import org.lprff.vector.stream.Partitions;
 
 /**
  * A model's quality on a data set: the mean per-row loss of its task (without the L2 term) and the
@@ -21,7 +23,17 @@ public record Evaluation(double meanLoss, double metric, long rows) {
    *     invalid (naming row and value)
    */
   public static Evaluation of(LinearModel model, Task task, MiniBatchSource source, int batchSize) {
-    if (model == null || task == null || source == null) {
+    return of(model, task, source == null ? null : Partitions.of(source), batchSize);
+  }
+
+  /**
+   * Evaluates {@code model} on rows held in parts (one local source, or a cluster's partitions:
+   * a pass per part, the sums added).
+   *
+   * @throws IllegalArgumentException as {@link #of(LinearModel, Task, MiniBatchSource, int)}
+   */
+  public static Evaluation of(LinearModel model, Task task, Partitions rows, int batchSize) {
+    if (model == null || task == null || rows == null) {
       throw new IllegalArgumentException(
           (model == null ? "model" : task == null ? "task" : "source") + " is null");
     }
@@ -32,14 +44,47 @@ public record Evaluation(double meanLoss, double metric, long rows) {
       throw new IllegalArgumentException(
           "model has " + model.outputs() + " outputs, task " + task + " has " + task.outputs());
     }
-    checkFeatures("source", source.features(), model.features());
-    float[] scores = new float[Math.multiplyExact(batchSize, model.outputs())];
-    return evaluate(
-        model.weightsT(), model.bias(), model.features(), task.loss(), source, batchSize, scores);
+    checkFeatures("source", rows.features(), model.features());
+    return rows.sum(new Pass(model.weightsT(), model.bias(), model.features(), task, batchSize),
+        null).mean();
+  }
+
+  /** A pass's sums: loss and metric summed over its rows. */
+  record Sums(double loss, double metric, long rows) implements java.io.Serializable {
+
+    /** The means, refusing an empty set of rows. */
+    Evaluation mean() {
+      if (rows == 0) {
+        throw new IllegalArgumentException("the evaluation source has no rows");
+      }
+      return new Evaluation(loss / rows, metric / rows, rows);
+    }
+  }
+
+  /** The evaluation pass over one part. */
+  private record Pass(float[] wT, float[] bias, int m, Task task, int batchSize)
+      implements Partitions.Pass<Sums> {
+
+    @Override
+    public Sums over(MiniBatchSource part, Executor helpers) {
+      float[] scores = new float[Math.multiplyExact(batchSize, task.outputs())];
+      return sums(wT, bias, m, task.loss(), part, batchSize, scores);
+    }
+
+    @Override
+    public Sums plus(Sums a, Sums b) {
+      return new Sums(a.loss() + b.loss(), a.metric() + b.metric(), a.rows() + b.rows());
+    }
   }
 
   /** The loop of {@link #of}, with the caller's weights and scratch (batchSize * c floats). */
   static Evaluation evaluate(
+      float[] wT, float[] bias, int m, Loss loss, MiniBatchSource source, int batchSize,
+      float[] scores) {
+    return sums(wT, bias, m, loss, source, batchSize, scores).mean();
+  }
+
+  private static Sums sums(
       float[] wT, float[] bias, int m, Loss loss, MiniBatchSource source, int batchSize,
       float[] scores) {
     int c = loss.outputs();
@@ -62,10 +107,7 @@ public record Evaluation(double meanLoss, double metric, long rows) {
         rows += n;
       }
     }
-    if (rows == 0) {
-      throw new IllegalArgumentException("the evaluation source has no rows");
-    }
-    return new Evaluation(lossSum / rows, metricSum / rows, rows);
+    return new Sums(lossSum, metricSum, rows);
   }
 
   static void checkFeatures(String name, int features, int expected) {

@@ -3,6 +3,7 @@ package org.lprff.vector.train;
 import java.util.concurrent.Executor;
 import org.lprff.vector.stream.MiniBatch;
 import org.lprff.vector.stream.MiniBatchSource;
+import org.lprff.vector.stream.Partitions;
 
 /**
  * This package's objective over every row of a source, as a function of the flat parameters
@@ -10,38 +11,36 @@ import org.lprff.vector.stream.MiniBatchSource;
  *
  * <pre>  J(x) = (1/n) sum_r loss(z_r W + b, label_r) + (lambda/2) ||W||^2</pre>
  *
- * and its gradient, in one pass: each chunk of a mini-batch's rows is read by the forward product
- * and at once by the transposed accumulate, while it is hot, and never decoded to floats; the
- * chunks run over cores ({@link ChunkedProducts}). Partial sums are added in double, in
- * the source's order for (epoch 0, batch size, seed 0) and chunk order, the same on every pass
- * and for any thread count, so a given x always gives the same J and gradient, bit for bit.
- * Memory: per chunk of a batch, its scores, their gradient and a c m partial, whatever n.
+ * and its gradient, in one pass ({@link LossGradient}, run on every part of the rows and
+ * added): each chunk of a mini-batch's rows is read by the forward product and at once by the
+ * transposed accumulate, while it is hot, and never decoded to floats; the chunks run over cores
+ * ({@link ChunkedProducts}). Partial sums are added in double, in a part's order for (epoch 0,
+ * batch size, seed 0) and chunk order, the same on every pass and for any thread count, so on
+ * one local part a given x always gives the same J and gradient, bit for bit (a cluster adds its
+ * parts' sums in the order they arrive). Memory: per chunk of a batch, its scores, their gradient
+ * and a c m partial, whatever n.
  */
 final class FullBatchObjective {
 
-  private final MiniBatchSource source;
-  private final Loss loss;
+  private final Partitions rows;
+  private final Task task;
   private final int features;
   private final int outputs;
   private final double l2;
   private final int batchSize;
-  private final float[] wT;
-  private final double[] bias;
-  private final ChunkedProducts products;
+  private final Executor executor;
   private long passes;
 
   /** @param executor helper threads of the products (null: the calling thread alone) */
-  FullBatchObjective(MiniBatchSource source, Task task, int features, double l2, int batchSize,
+  FullBatchObjective(Partitions rows, Task task, int features, double l2, int batchSize,
       Executor executor) {
-    this.source = source;
-    this.loss = task.loss();
+    this.rows = rows;
+    this.task = task;
     this.features = features;
     this.outputs = task.outputs();
     this.l2 = l2;
     this.batchSize = batchSize;
-    this.wT = new float[features * outputs];
-    this.bias = new double[outputs];
-    this.products = new ChunkedProducts(features, outputs, batchSize, executor);
+    this.executor = executor;
   }
 
   /** Parameters: c m weights and c biases. */
@@ -63,24 +62,19 @@ final class FullBatchObjective {
    */
   double valueAndGradient(double[] x, double[] grad) {
     int cm = features * outputs;
+    float[] wT = new float[cm];
     for (int k = 0; k < cm; k++) {
       wT[k] = (float) x[k];
     }
-    java.util.Arrays.fill(grad, 0);
-    double lossSum = 0;
-    long n = 0;
+    double[] bias = java.util.Arrays.copyOfRange(x, cm, cm + outputs);
     passes++;
-    try (MiniBatchSource.Batches batches = source.epoch(0, batchSize, 0)) {
-      while (batches.hasNext()) {
-        MiniBatch batch = batches.next();
-        loss.checkLabels(batch.rows(), batch.targets(), batch.classes(), batch.rowIds());
-        lossSum += products.addLossGradient(batch, loss, wT, bias(x), grad);
-        n += batch.rows();
-      }
-    }
+    Sums sums = rows.sum(new LossGradient(task, features, batchSize, wT, bias), executor);
+    long n = sums.rows();
     if (n == 0) {
       throw new IllegalArgumentException("the training source has no rows");
     }
+    System.arraycopy(sums.gradient(), 0, grad, 0, grad.length);
+    double lossSum = sums.loss();
     double penalty = 0;
     for (int k = 0; k < cm; k++) {
       grad[k] = grad[k] / n + l2 * x[k];
@@ -92,10 +86,37 @@ final class FullBatchObjective {
     return lossSum / n + 0.5 * l2 * penalty;
   }
 
-  /** The biases of x (its last c entries), into a reused array. */
-  private double[] bias(double[] x) {
-    System.arraycopy(x, features * outputs, bias, 0, outputs);
-    return bias;
+  /** A pass's summed loss, summed gradient (c m weights, then c biases) and rows. */
+  record Sums(double loss, double[] gradient, long rows) implements java.io.Serializable {}
+
+  /** The pass at weights {@code wT} and biases {@code bias}: the loss and gradient sums of a part. */
+  record LossGradient(Task task, int features, int batchSize, float[] wT, double[] bias)
+      implements Partitions.Pass<Sums> {
+
+    @Override
+    public Sums over(MiniBatchSource part, Executor helpers) {
+      int c = task.outputs();
+      Loss loss = task.loss();
+      ChunkedProducts products = new ChunkedProducts(features, c, batchSize, helpers);
+      double[] grad = new double[features * c + c];
+      double lossSum = 0;
+      long n = 0;
+      try (MiniBatchSource.Batches batches = part.epoch(0, batchSize, 0)) {
+        while (batches.hasNext()) {
+          MiniBatch batch = batches.next();
+          loss.checkLabels(batch.rows(), batch.targets(), batch.classes(), batch.rowIds());
+          lossSum += products.addLossGradient(batch, loss, wT, bias, grad);
+          n += batch.rows();
+        }
+      }
+      return new Sums(lossSum, grad, n);
+    }
+
+    @Override
+    public Sums plus(Sums a, Sums b) {
+      DoubleVectors.addTo(b.gradient(), a.gradient());
+      return new Sums(a.loss() + b.loss(), a.gradient(), a.rows() + b.rows());
+    }
   }
 
   /** The flat parameters as a model (float32); refuses non-finite values. */

@@ -10,6 +10,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.LongSupplier;
 import org.lprff.vector.stream.MiniBatchSource;
+import org.lprff.vector.stream.Partitions;
 
 /**
  * Full-batch L-BFGS on this package's objective ({@code J = mean loss + (lambda/2) ||W||^2}, bias
@@ -88,6 +89,19 @@ public final class LbfgsTrainer {
    *     source has no rows, or a label is invalid (naming the row and the value)
    */
   public TrainingResult train(MiniBatchSource train, LinearModel initial) {
+    if (train == null) {
+      throw new IllegalArgumentException("train source is null");
+    }
+    return train(Partitions.of(train), initial);
+  }
+
+  /**
+   * Trains on rows held in parts (one local source, or a cluster's partitions: each evaluation is
+   * then a pass per part, the sums added), from {@code initial}.
+   *
+   * @throws IllegalArgumentException as {@link #train(MiniBatchSource, LinearModel)}
+   */
+  public TrainingResult train(Partitions train, LinearModel initial) {
     if (train == null) {
       throw new IllegalArgumentException("train source is null");
     }

@@ -11,7 +11,7 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
  * the rows, so choosing lambda on a validation set costs one Cholesky solve per candidate, and
  * {@link #plus} merges the sums of two row sets (refit on train + validation).
  */
-public final class NormalEquations {
+public final class NormalEquations implements java.io.Serializable {
 
   private final Task task;
   private final int m;

@@ -1,5 +1,6 @@
 package org.lprff.vector.train;
 
+import java.io.Serializable;
 import org.lprff.vector.stream.MiniBatch;
 
 /**
@@ -11,7 +12,8 @@ import org.lprff.vector.stream.MiniBatch;
  *   <li>{@link #multiclass}(k): k outputs, int labels in [0, k), {@link SoftmaxLoss}.
  * </ul>
  */
-public sealed interface Task permits Task.Regression, Task.Binary, Task.Multiclass {
+public sealed interface Task extends Serializable
+    permits Task.Regression, Task.Binary, Task.Multiclass {
 
   Task REGRESSION = new Regression();
 

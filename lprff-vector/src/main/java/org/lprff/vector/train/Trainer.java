@@ -5,11 +5,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import org.lprff.vector.stream.MiniBatch;
 import org.lprff.vector.stream.MiniBatchSource;
 import org.lprff.vector.stream.MiniBatchSource.Batches;
+import org.lprff.vector.stream.Partitions;
 import org.lprff.vector.stream.RowFilter;
 
 /**
@@ -49,12 +51,28 @@ public final class Trainer {
    * also the {@link TrainingReport#selectedOn()} of validation rows) and where the rows come from
    * (a file's path, or "" when the role says it all).
    */
-  public record Data(String role, String origin, MiniBatchSource rows) {
+  public record Data(String role, String origin, Partitions rows) {
     public Data {
       if (role == null || origin == null || rows == null) {
         throw new IllegalArgumentException(
             (role == null ? "role" : origin == null ? "origin" : "rows") + " is null");
       }
+    }
+
+    /** Rows of one local source. */
+    public Data(String role, String origin, MiniBatchSource rows) {
+      this(role, origin, rows == null ? null : Partitions.of(rows));
+    }
+
+    /** The one local source, for SGD; refuses rows spread over a cluster, naming the fix. */
+    MiniBatchSource local() {
+      MiniBatchSource local = rows.local();
+      if (local == null) {
+        throw new IllegalArgumentException("the " + role + " rows are spread over partitions;"
+            + " sgd reads mini-batches from one machine: use a full-batch solver (lbfgs, cg,"
+            + " closed-form)");
+      }
+      return local;
     }
 
     /** The role and origin, e.g. "heldout /data/h.arrow". */
@@ -152,23 +170,37 @@ public final class Trainer {
 
   /** The largest class of a source, checking every label is >= 0 (the message names row, value). */
   private static int maxClass(Data data) {
-    int max = -1;
-    long row = 0;
-    try (Batches it = data.rows().epoch(0, EVALUATION_BATCH, 0)) {
-      while (it.hasNext()) {
-        MiniBatch b = it.next();
-        for (int i = 0; i < b.rows(); i++, row++) {
-          int c = b.classes()[i];
-          if (c < 0) {
-            throw new IllegalArgumentException(data.where() + ": label of row "
-                + (b.rowIds() != null ? "id " + b.rowIds()[i] : row) + " is " + c
-                + ", expected a class index >= 0");
+    return data.rows().sum(new MaxClass(data.where()), null);
+  }
+
+  /** The pass of {@link #maxClass}: a part's largest class, -1 for none. */
+  private record MaxClass(String where) implements Partitions.Pass<Integer> {
+
+    @Override
+    public Integer over(MiniBatchSource part, Executor helpers) {
+      int max = -1;
+      long row = 0;
+      try (Batches it = part.epoch(0, EVALUATION_BATCH, 0)) {
+        while (it.hasNext()) {
+          MiniBatch b = it.next();
+          for (int i = 0; i < b.rows(); i++, row++) {
+            int c = b.classes()[i];
+            if (c < 0) {
+              throw new IllegalArgumentException(where + ": label of row "
+                  + (b.rowIds() != null ? "id " + b.rowIds()[i] : row) + " is " + c
+                  + ", expected a class index >= 0");
+            }
+            max = Math.max(max, c);
           }
-          max = Math.max(max, c);
         }
       }
+      return max;
     }
-    return max;
+
+    @Override
+    public Integer plus(Integer a, Integer b) {
+      return Math.max(a, b);
+    }
   }
 
   /**
@@ -228,13 +260,13 @@ public final class Trainer {
     }
 
     /** The training rows the seeded split leaves for fitting (90%). */
-    private MiniBatchSource fitRows() {
-      return RowFilter.withoutValidation(train.rows(), request.seed());
+    private Partitions fitRows() {
+      return train.rows().withoutValidationSplit(request.seed());
     }
 
     /** The training rows of the seeded validation split (10%). */
-    private MiniBatchSource splitRows() {
-      return RowFilter.validation(train.rows(), request.seed());
+    private Partitions splitRows() {
+      return train.rows().validationSplit(request.seed());
     }
 
     TrainingReport execute(Data refit) {
@@ -246,12 +278,12 @@ public final class Trainer {
       long rows = train.rows().rows();
       if (solver == Solver.SGD) {
         l2 = request.l2Path().get(0);
-        MiniBatchSource fit = train.rows();
-        MiniBatchSource stopping = validation != null ? validation.rows() : null;
+        MiniBatchSource fit = train.local();
+        MiniBatchSource stopping = validation != null ? validation.local() : null;
         boolean early = request.schedule() == TrainingRequest.ScheduleKind.EARLY_STOP;
         if (stopping == null && early) {
-          fit = fitRows();
-          stopping = splitRows();
+          fit = RowFilter.withoutValidation(fit, request.seed());
+          stopping = RowFilter.validation(train.local(), request.seed());
           rows = fit.rows();
         }
         probed = request.learningRate() == null;
@@ -311,8 +343,8 @@ public final class Trainer {
         passes += polished.steps();
         return new Choice(choice.l2(), polished);
       }
-      MiniBatchSource fit = fitRows();
-      MiniBatchSource split = splitRows();
+      Partitions fit = fitRows();
+      Partitions split = splitRows();
       say.accept(name + ": choosing l2 on a seeded split of " + split.rows()
           + " training rows, fitting on the other " + fit.rows());
       Choice choice = path(name, zeros, automatic, split, solver(fit));
@@ -333,7 +365,7 @@ public final class Trainer {
     }
 
     /** The request's iterative solver on {@code source}. */
-    private Solve solver(MiniBatchSource source) {
+    private Solve solver(Partitions source) {
       if (request.solver() == Solver.LBFGS) {
         return (lambda, start, scoring) -> LbfgsTrainer.builder(task, request.features())
             .l2(lambda)
@@ -367,7 +399,7 @@ public final class Trainer {
      * minimum, and the finest l2 are the slowest to solve.
      */
     private Choice path(String name, LinearModel zeros, boolean stopPastMinimum,
-        MiniBatchSource stopping, Solve solve) {
+        Partitions stopping, Solve solve) {
       List<Double> l2s = request.l2Path();
       Choice best = null;
       LinearModel start = zeros;
@@ -402,7 +434,7 @@ public final class Trainer {
       List<Double> l2s = request.l2Path();
       boolean split = validation == null && l2s.size() > 1;
       NormalEquations sums = gram(split ? fitRows() : train.rows(), split ? "fitting" : "train");
-      MiniBatchSource stopping = split ? splitRows()
+      Partitions stopping = split ? splitRows()
           : validation == null ? null : validation.rows();
       double bestL2 = l2s.get(0);
       LinearModel best = null;
@@ -436,7 +468,7 @@ public final class Trainer {
         throw new IllegalArgumentException("no l2 value gave a solvable system " + l2s
             + "; the last: " + failure.getMessage(), failure);
       }
-      MiniBatchSource more = split ? stopping : refit == null ? null : refit.rows();
+      Partitions more = split ? stopping : refit == null ? null : refit.rows();
       if (more == null) {
         return new ClosedForm(bestL2, best, 0);
       }
@@ -448,7 +480,7 @@ public final class Trainer {
           split ? 0 : refit.rows().rows());
     }
 
-    private NormalEquations gram(MiniBatchSource rows, String name) {
+    private NormalEquations gram(Partitions rows, String name) {
       passes++;
       return ClosedFormRidge.accumulate(rows, task, request.executor(),
           gramProgress(name, rows.rows()));

@@ -87,8 +87,8 @@ class TrainerTest {
     // equals the closed form's on those rows, scored on the split, to the path's tolerance (a
     // relative residual of 1e-4; measured 0.2e-4 relative with the vector bodies, 3.4e-4 with
     // the scalar ones; bound 1e-3).
-    var fit = RowFilter.withoutValidation(regression().rows(), 1);
-    var split = RowFilter.validation(regression().rows(), 1);
+    var fit = RowFilter.withoutValidation(regression().rows().local(), 1);
+    var split = RowFilter.validation(regression().rows().local(), 1);
     double splitLoss = Evaluation.of(ClosedFormRidge.fit(fit, Task.REGRESSION, r.l2()),
         Task.REGRESSION, split, 1000).meanLoss();
     assertEquals(splitLoss, r.l2Path().get(r.l2()), 1e-3 * splitLoss);
@@ -114,7 +114,7 @@ class TrainerTest {
   @Test
   void aValidationSourceChooses() {
     Trainer.Data validation = new Trainer.Data("validation", "v.arrow",
-        RowFilter.validation(regression().rows(), 7));
+        RowFilter.validation(regression().rows().local(), 7));
     TrainingReport r = Trainer.run(TrainingRequest.regression(M).withSolver(Solver.LBFGS),
         regression(), validation, null, null);
     assertEquals("validation", r.selectedOn());
@@ -185,7 +185,7 @@ class TrainerTest {
     assertEquals(rate, Trainer.run(request, regression(), null).learningRate());
     assertFalse(r.diverged());
     Trainer.Data heldout = new Trainer.Data("heldout", "", RowFilter.validation(
-        regression().rows(), 99));
+        regression().rows().local(), 99));
     double probed = Evaluation.of(r.model(), Task.REGRESSION, heldout.rows(), 1000).meanLoss();
     for (double other : new double[] {rate / 16, rate * 16}) {
       TrainingReport o = Trainer.run(request.withSgd(TrainingRequest.DEFAULT_EPOCHS, other,

@@ -1,0 +1,80 @@
+package org.lprff.spark;
+
+import java.util.function.Consumer;
+import org.apache.spark.ml.classification.ProbabilisticClassifier;
+import org.apache.spark.ml.param.DoubleParam;
+import org.apache.spark.ml.param.LongParam;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.util.Identifiable;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+
+/**
+ * Logistic (two classes) or softmax (k classes) regression on LP-RFFs as a Spark ML probabilistic
+ * classifier: labels 0, 1, ..., k - 1; trains on the packed feature column with the library's
+ * full-batch L-BFGS (solver auto), l2 on the automatic path chosen on validation rows, each
+ * evaluation one pass per partition combined with treeAggregate. Params as {@link LpRffRegressor}.
+ */
+public final class LpRffClassifier
+    extends ProbabilisticClassifier<byte[], LpRffClassifier, LpRffClassificationModel> {
+
+  private static final long serialVersionUID = 1L;
+
+  private final String uid;
+  final EstimatorParams params;
+  private transient Consumer<String> progress;
+
+  public LpRffClassifier() {
+    this(Identifiable.randomUID("lpRffClassifier"));
+  }
+
+  public LpRffClassifier(String uid) {
+    this.uid = uid;
+    this.params = new EstimatorParams(this, uid);
+  }
+
+  @Override
+  public String uid() {
+    return uid;
+  }
+
+  public Param<String> rowIdCol() { return params.rowIdCol; }
+  public Param<String> solver() { return params.solver; }
+  public DoubleParam regParam() { return params.regParam; }
+  public Param<String> validationIndicatorCol() { return params.validationIndicatorCol; }
+  public LongParam seed() { return params.seed; }
+
+  public LpRffClassifier setRowIdCol(String value) { set(params.rowIdCol, value); return this; }
+  public LpRffClassifier setSolver(String value) { set(params.solver, value); return this; }
+  public LpRffClassifier setRegParam(double value) { set(params.regParam, value); return this; }
+  public LpRffClassifier setValidationIndicatorCol(String value) {
+    set(params.validationIndicatorCol, value);
+    return this;
+  }
+  public LpRffClassifier setSeed(long value) { set(params.seed, value); return this; }
+
+  /** Where the training's progress lines go (null: nowhere). Not a param: not saved. */
+  public LpRffClassifier setProgress(Consumer<String> lines) {
+    this.progress = lines;
+    return this;
+  }
+
+  @Override
+  public DataType featuresDataType() {
+    return DataTypes.BinaryType;
+  }
+
+  @Override
+  public LpRffClassificationModel train(Dataset<?> dataset) {
+    DistributedFit.Fitted fitted = params.fit(this, dataset, getFeaturesCol(), getLabelCol(),
+        true, progress);
+    return new LpRffClassificationModel(uid, LpRffModelData.of(fitted.spec(), fitted.report()));
+  }
+
+  @Override
+  public LpRffClassifier copy(ParamMap extra) {
+    return defaultCopy(extra);
+  }
+}

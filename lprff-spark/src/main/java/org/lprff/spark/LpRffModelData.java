@@ -1,0 +1,137 @@
+package org.lprff.spark;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.lprff.arrow.ModelFile;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.codec.PackedRows;
+import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.TrainingReport;
+
+/**
+ * The fitted linear model of an LP-RFF Spark model, serializable (Spark ships a model to the
+ * executors inside its prediction UDF): the spec as its {@code lprff.*} strings, the weights and
+ * biases as arrays, and what the training report says. Scores one packed row at a time, and
+ * exports itself as the project's {@code .lprff} model file.
+ */
+final class LpRffModelData implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  private final Map<String, String> spec;
+  private final String task;
+  private final int classes;
+  private final double l2;
+  private final int features;
+  private final int outputs;
+  private final float[] weightsT;
+  private final float[] bias;
+  private final Map<String, String> training;
+  private transient LinearModel model;
+  private transient FeaturizerSpec featurizerSpec;
+
+  private LpRffModelData(FeaturizerSpec spec, String task, int classes, double l2,
+      LinearModel model, Map<String, String> training) {
+    this.spec = new LinkedHashMap<>(spec.toMap());
+    this.task = task;
+    this.classes = classes;
+    this.l2 = l2;
+    this.features = model.features();
+    this.outputs = model.outputs();
+    this.weightsT = model.weightsT().clone();
+    this.bias = model.bias().clone();
+    this.training = new LinkedHashMap<>(training);
+  }
+
+  static LpRffModelData of(FeaturizerSpec spec, TrainingReport report) {
+    if (report.diverged()) {
+      throw new IllegalStateException("training diverged: " + report.result().message());
+    }
+    String task = report.classes() == 1 ? "regression"
+        : report.classes() == 2 ? "binary" : "classification";
+    Map<String, String> training = new LinkedHashMap<>();
+    training.put("solver", report.solver().id);
+    training.put("selected_on", report.selectedOn());
+    training.put("rows", Long.toString(report.trainRows()));
+    training.put("passes", Long.toString(report.passes()));
+    training.put("seconds", String.format(Locale.ROOT, "%.3f", report.seconds()));
+    training.put("engine", "spark");
+    return new LpRffModelData(spec, task, report.classes(), report.l2(), report.model(), training);
+  }
+
+  static LpRffModelData of(ModelFile.Model file) {
+    return new LpRffModelData(file.spec(), file.task(), file.classes(), file.l2(), file.weights(),
+        file.training());
+  }
+
+  FeaturizerSpec spec() {
+    if (featurizerSpec == null) {
+      featurizerSpec = FeaturizerSpec.fromMap(spec);
+    }
+    return featurizerSpec;
+  }
+
+  LinearModel model() {
+    if (model == null) {
+      model = LinearModel.of(features, outputs, weightsT, bias);
+    }
+    return model;
+  }
+
+  String task() {
+    return task;
+  }
+
+  int classes() {
+    return classes;
+  }
+
+  double l2() {
+    return l2;
+  }
+
+  Map<String, String> training() {
+    return training;
+  }
+
+  /** The c scores of one packed row. */
+  float[] scores(byte[] row) {
+    FeaturizerSpec s = spec();
+    if (row == null || row.length != s.rowBytes()) {
+      throw new IllegalArgumentException("a packed row has " + (row == null ? "no" : row.length)
+          + " bytes, the model's spec says " + s.rowBytes());
+    }
+    FeatureRows z = s.isFloat()
+        ? FeatureRows.float32(MemorySegment.ofArray(row), 0, 1, s.features())
+        : FeatureRows.of(new PackedRows(MemorySegment.ofArray(row), 0, 1, s.features(),
+            s.scale()));
+    return model().predict(z);
+  }
+
+  /** Writes the {@code .lprff} model file that {@code lprff predict} reads. */
+  void export(Path path) {
+    try {
+      ModelFile.write(path, new ModelFile.Model(spec(), null, task, classes, l2, model(),
+          training));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the model file " + path + ": " + e.getMessage(),
+          e);
+    }
+  }
+
+  static LpRffModelData read(Path path) {
+    try {
+      return of(ModelFile.read(path));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the model file " + path + ": " + e.getMessage(),
+          e);
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package org.lprff.spark;
+
+import java.nio.file.Path;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.regression.RegressionModel;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.train.LinearModel;
+
+/**
+ * A fitted {@link LpRffRegressor}: predicts from the packed feature column like any Spark ML
+ * regression model, and exports the project's {@code .lprff} model file ({@link #export}), which
+ * {@code lprff predict} and the Python package read; {@link #load} reads one back.
+ */
+public final class LpRffRegressionModel
+    extends RegressionModel<byte[], LpRffRegressionModel> {
+
+  private static final long serialVersionUID = 1L;
+
+  private final String uid;
+  private final LpRffModelData data;
+
+  LpRffRegressionModel(String uid, LpRffModelData data) {
+    this.uid = uid;
+    this.data = data;
+  }
+
+  /** The model of a {@code .lprff} file written by {@link #export} or {@code lprff train}. */
+  public static LpRffRegressionModel load(String path) {
+    LpRffModelData data = LpRffModelData.read(Path.of(path));
+    if (!data.task().equals("regression")) {
+      throw new IllegalArgumentException(path + " holds a " + data.task() + " model, expected"
+          + " regression; load it with LpRffClassificationModel");
+    }
+    return new LpRffRegressionModel(org.apache.spark.ml.util.Identifiable.randomUID(
+        "lpRffRegressor"), data);
+  }
+
+  @Override
+  public String uid() {
+    return uid;
+  }
+
+  public FeaturizerSpec spec() {
+    return data.spec();
+  }
+
+  public LinearModel weights() {
+    return data.model();
+  }
+
+  /** The l2 the fit chose (or was given). */
+  public double l2() {
+    return data.l2();
+  }
+
+  @Override
+  public int numFeatures() {
+    return data.spec().features();
+  }
+
+  @Override
+  public DataType featuresDataType() {
+    return DataTypes.BinaryType;
+  }
+
+  @Override
+  public double predict(byte[] features) {
+    return data.scores(features)[0];
+  }
+
+  /** Writes the {@code .lprff} model file. */
+  public void export(String path) {
+    data.export(Path.of(path));
+  }
+
+  @Override
+  public LpRffRegressionModel copy(ParamMap extra) {
+    return copyValues(new LpRffRegressionModel(uid, data), extra).setParent(parent());
+  }
+}

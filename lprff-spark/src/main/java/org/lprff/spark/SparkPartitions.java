@@ -1,0 +1,180 @@
+package org.lprff.spark;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.Executor;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.function.Function2;
+import org.apache.spark.storage.StorageLevel;
+import org.lprff.vector.codec.PackedRows;
+import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.stream.MiniBatch;
+import org.lprff.vector.stream.MiniBatchSource;
+import org.lprff.vector.stream.Partitions;
+import org.lprff.vector.stream.RowSplit;
+
+/**
+ * The rows of a DataFrame's packed feature column as the library's {@link Partitions}: cached
+ * {@link PackedBlock}s, one pass of a solver per Spark partition (the library's {@code Pass}
+ * shipped to the executors, which run it over their blocks with the packed products, each block
+ * copied into native memory where the kernels read it fastest), the partial sums combined with
+ * {@code treeAggregate}, as Spark's own LogisticRegression combines its gradients. The seeded
+ * validation split keeps a row by {@link RowSplit#validation}(seed, row id), so with ids 0..n-1
+ * it is the split a feature file of the same rows gets from {@code lprff train}.
+ *
+ * <p>Sums are added in the order the partitions' results arrive, so with several partitions the
+ * last bits of a sum may differ from run to run; the features never do.
+ */
+final class SparkPartitions implements Partitions {
+
+  private static final int TREE_DEPTH = 2;
+
+  private final JavaRDD<PackedBlock> blocks;
+  private final int features;
+  private final int bits;
+  private final long rows;
+  /** Every RDD this data set and its splits cached, to release at the end of a fit. */
+  private final List<JavaRDD<?>> cached;
+
+  private SparkPartitions(JavaRDD<PackedBlock> blocks, int features, int bits,
+      List<JavaRDD<?>> cached) {
+    this.blocks = blocks.persist(StorageLevel.MEMORY_AND_DISK());
+    cached.add(this.blocks);
+    this.features = features;
+    this.bits = bits;
+    this.cached = cached;
+    this.rows = this.blocks.map(PackedBlock::rows).fold(0, Integer::sum);
+  }
+
+  /** Caches {@code blocks} (counting their rows: one job); {@code cached} collects the RDDs. */
+  static SparkPartitions of(JavaRDD<PackedBlock> blocks, int features, int bits,
+      List<JavaRDD<?>> cached) {
+    return new SparkPartitions(blocks, features, bits, cached);
+  }
+
+  @Override
+  public int features() {
+    return features;
+  }
+
+  @Override
+  public int bits() {
+    return bits;
+  }
+
+  @Override
+  public long rows() {
+    return rows;
+  }
+
+  @Override
+  public <S> S sum(Pass<S> pass, Executor helpers) {
+    int m = features;
+    int b = bits;
+    JavaRDD<S> partials = blocks.mapPartitions(
+        it -> List.of(pass.over(new BlockSource(list(it), m, b), null)).iterator());
+    Function2<S, S, S> plus = (x, y) -> x == null ? y : y == null ? x : pass.plus(x, y);
+    return partials.treeAggregate(null, plus, plus, TREE_DEPTH);
+  }
+
+  private static List<PackedBlock> list(Iterator<PackedBlock> it) {
+    List<PackedBlock> list = new ArrayList<>();
+    it.forEachRemaining(list::add);
+    return list;
+  }
+
+  @Override
+  public Partitions validationSplit(long seed) {
+    return split(seed, true);
+  }
+
+  @Override
+  public Partitions withoutValidationSplit(long seed) {
+    return split(seed, false);
+  }
+
+  private Partitions split(long seed, boolean validation) {
+    JavaRDD<PackedBlock> kept = blocks
+        .map(block -> block.filter(id -> RowSplit.validation(seed, id) == validation))
+        .filter(block -> block != null);
+    return new SparkPartitions(kept, features, bits, cached);
+  }
+
+  @Override
+  public MiniBatchSource local() {
+    return null;
+  }
+
+  /** A partition's blocks as a source: each block copied to native memory, cut into batches. */
+  private record BlockSource(List<PackedBlock> blocks, int features, int bits)
+      implements MiniBatchSource {
+
+    @Override
+    public long rows() {
+      long n = 0;
+      for (PackedBlock b : blocks) {
+        n += b.rows();
+      }
+      return n;
+    }
+
+    @Override
+    public Batches epoch(int epoch, int batchSize, long seed) {
+      MiniBatchSource.checkEpoch(epoch, batchSize);
+      Arena arena = Arena.ofShared();
+      int largest = 1;
+      for (PackedBlock b : blocks) {
+        largest = Math.max(largest, b.features().length);
+      }
+      MemorySegment scratch = arena.allocate(largest, 64);
+      QuantizationScale scale = bits == 32 ? null : QuantizationScale.forFeatures(features, bits);
+      return new Batches() {
+        private int block = -1;
+        private int from;
+        private FeatureRows rows;
+
+        @Override
+        public boolean hasNext() {
+          while (block < blocks.size() && (block < 0 || from >= blocks.get(block).rows())) {
+            if (++block < blocks.size()) {
+              PackedBlock b = blocks.get(block);
+              MemorySegment.copy(MemorySegment.ofArray(b.features()), 0, scratch, 0,
+                  b.features().length);
+              rows = bits == 32 ? FeatureRows.float32(scratch, 0, b.rows(), features)
+                  : FeatureRows.of(new PackedRows(scratch, 0, b.rows(), features, scale));
+              from = 0;
+            }
+          }
+          return block < blocks.size();
+        }
+
+        @Override
+        public MiniBatch next() {
+          if (!hasNext()) {
+            throw new NoSuchElementException("epoch " + epoch + " has no more mini-batches");
+          }
+          PackedBlock b = blocks.get(block);
+          int n = Math.min(batchSize, b.rows() - from);
+          int to = from + n;
+          MiniBatch batch = new MiniBatch(rows.slice(from, n),
+              b.targets() == null ? null : Arrays.copyOfRange(b.targets(), from, to),
+              b.classes() == null ? null : Arrays.copyOfRange(b.classes(), from, to),
+              Arrays.copyOfRange(b.ids(), from, to));
+          from = to;
+          return batch;
+        }
+
+        @Override
+        public void close() {
+          arena.close();
+        }
+      };
+    }
+  }
+}
