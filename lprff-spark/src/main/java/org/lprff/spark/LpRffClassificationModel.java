@@ -26,7 +26,10 @@ public final class LpRffClassificationModel
   private final LpRffModelData data;
 
   LpRffClassificationModel(String uid, LpRffModelData data) {
+    // Spark's shared params (featuresCol, ...) take their parent's uid as the superclass is
+    // built, so it is set first (a flexible constructor body, JDK 25).
     this.uid = uid;
+    super();
     this.data = data;
   }
 

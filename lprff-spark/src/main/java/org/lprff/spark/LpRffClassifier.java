@@ -31,7 +31,10 @@ public final class LpRffClassifier
   }
 
   public LpRffClassifier(String uid) {
+    // Spark's shared params (featuresCol, ...) take their parent's uid as the superclass is
+    // built, so it is set first (a flexible constructor body, JDK 25).
     this.uid = uid;
+    super();
     this.params = new EstimatorParams(this, uid);
   }
 

@@ -22,7 +22,10 @@ public final class LpRffRegressionModel
   private final LpRffModelData data;
 
   LpRffRegressionModel(String uid, LpRffModelData data) {
+    // Spark's shared params (featuresCol, ...) take their parent's uid as the superclass is
+    // built, so it is set first (a flexible constructor body, JDK 25).
     this.uid = uid;
+    super();
     this.data = data;
   }
 

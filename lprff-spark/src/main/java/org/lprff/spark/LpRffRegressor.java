@@ -35,7 +35,10 @@ public final class LpRffRegressor
   }
 
   public LpRffRegressor(String uid) {
+    // Spark's shared params (featuresCol, ...) take their parent's uid as the superclass is
+    // built, so it is set first (a flexible constructor body, JDK 25).
     this.uid = uid;
+    super();
     this.params = new EstimatorParams(this, uid);
   }
 
