@@ -169,6 +169,47 @@ public final class FeatureBatch implements AutoCloseable {
     } else {
       featurizer.featurize(values, n, firstRowId, featureData, offset, 0, executor);
     }
+    commit(n, labels, null, firstRowId);
+  }
+
+  /**
+   * Appends {@code n} rows featurized elsewhere with this batch's spec (e.g. by a Spark
+   * partition): {@code n} x row-bytes bytes of {@code features} from {@code byteOffset} on, copied
+   * as they are, with their labels and row ids.
+   *
+   * @throws IllegalArgumentException naming the value: n out of range, the bytes too few, labels
+   *     invalid (as {@link #append}), or a row id missing or negative
+   */
+  public void appendFeaturized(MemorySegment features, long byteOffset, int n, float[] labels,
+      long[] ids) {
+    checkOpen();
+    if (n < 0 || n > capacity - rows) {
+      throw new IllegalArgumentException(
+          "n is " + n + ", but the batch has " + (capacity - rows) + " free rows of " + capacity);
+    }
+    if (features == null || byteOffset < 0
+        || features.byteSize() - byteOffset < (long) n * rowBytes) {
+      throw new IllegalArgumentException("features hold " + (features == null ? "no"
+          : features.byteSize() - byteOffset) + " bytes from offset " + byteOffset
+          + ", expected n * rowBytes = " + n + " * " + rowBytes);
+    }
+    if (ids == null || ids.length < n) {
+      throw new IllegalArgumentException("ids has " + (ids == null ? "no" : ids.length)
+          + " entries, expected n = " + n);
+    }
+    for (int r = 0; r < n; r++) {
+      if (ids[r] < 0) {
+        throw new IllegalArgumentException("row id " + ids[r] + " (row " + r + ") is negative");
+      }
+    }
+    checkLabels(labels, n);
+    MemorySegment.copy(features, byteOffset, featureData, (long) rows * rowBytes,
+        (long) n * rowBytes);
+    commit(n, labels, ids, 0);
+  }
+
+  /** Marks n new rows valid and sets their labels and ids (ids[r], or firstRowId + r). */
+  private void commit(int n, float[] labels, long[] ids, long firstRowId) {
     for (int k = 0; k < validity.length; k++) {
       setBits(validity[k], (long) rows * validityBitsPerRow[k], (long) n * validityBitsPerRow[k]);
     }
@@ -180,7 +221,7 @@ public final class FeatureBatch implements AutoCloseable {
         classLabels.set(at, (int) labels[r]);
       }
       if (rowIds != null) {
-        rowIds.set(at, firstRowId + r);
+        rowIds.set(at, ids != null ? ids[r] : firstRowId + r);
       }
     }
     rows += n;

@@ -1,6 +1,7 @@
 package org.lprff.arrow;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -258,6 +259,47 @@ public final class FeatureWriter implements AutoCloseable {
             ? raw.labels()
             : Arrays.copyOfRange(raw.labels(), done, done + take);
         batch.append(values, take, labels, raw.firstRowId() + done, executor);
+        done += take;
+        if (batch.remaining() == 0) {
+          flush();
+        }
+      }
+    } catch (IOException | RuntimeException | Error e) {
+      fail(e);
+      throw e;
+    }
+  }
+
+  /**
+   * Buffers {@code n} rows featurized elsewhere with this writer's spec ({@code n} x row-bytes
+   * bytes of {@code features} from {@code byteOffset} on, e.g. a Spark partition's packed
+   * column), with their labels (null when the schema has none) and row ids, writing every record
+   * batch that fills up.
+   *
+   * @throws IllegalArgumentException if the bytes, labels or ids are invalid (naming the value;
+   *     the writer is then failed and its output deleted)
+   * @throws IOException if writing fails (likewise)
+   */
+  public void writeFeaturized(byte[] features, int byteOffset, int n, float[] labels, long[] ids)
+      throws IOException {
+    checkOpen();
+    try {
+      if (features == null || n < 0) {
+        throw new IllegalArgumentException(features == null ? "features is null"
+            : "n is " + n + ", expected >= 0");
+      }
+      if (labels != null && labels.length < n || ids == null || ids.length < n) {
+        throw new IllegalArgumentException((ids == null || ids.length < n ? "ids" : "labels")
+            + " hold fewer than n = " + n + " entries");
+      }
+      MemorySegment from = MemorySegment.ofArray(features);
+      long rowBytes = batch.schema().rowBytes();
+      int done = 0;
+      while (done < n) {
+        int take = Math.min(batch.remaining(), n - done);
+        batch.appendFeaturized(from, byteOffset + done * rowBytes, take,
+            labels == null ? null : Arrays.copyOfRange(labels, done, done + take),
+            ids == null ? null : Arrays.copyOfRange(ids, done, done + take));
         done += take;
         if (batch.remaining() == 0) {
           flush();

@@ -181,6 +181,55 @@ class FeatureWriterTest extends ArrowTestBase {
     }
   }
 
+  /**
+   * Rows featurized elsewhere (a Spark partition's packed column) make the same file, byte for
+   * byte, as the writer featurizing them, whatever chunks they come in; bad ids or short labels
+   * are refused, naming them, and leave no file.
+   */
+  @Test
+  void featurizedRowsWriteTheSameFileAsFeaturizing() throws IOException {
+    int n = 300;
+    float[] rows = FeatureTestData.rows(n, 3);
+    for (int bits : new int[] {1, 4, 32}) {
+      FeaturizerSpec spec = spec(bits);
+      Featurizer featurizer = Featurizer.of(spec);
+      float[] labels = FeatureTestData.labels(LabelType.CLASSES, n, 5);
+      FeatureSchema schema = FeatureSchema.of(spec, LabelType.CLASSES, true);
+      Path featurized = dir.resolve("featurized-" + bits + ".arrow");
+      FeatureWriter.builder(featurized, featurizer, schema, allocator).batchSize(128)
+          .write(FeatureTestData.source(rows, labels, 13));
+      byte[] bytes = featurizer.featurize(rows, n, FIRST_ROW_ID);
+      long[] ids = new long[n];
+      for (int r = 0; r < n; r++) {
+        ids[r] = FIRST_ROW_ID + r;
+      }
+      Path copied = dir.resolve("copied-" + bits + ".arrow");
+      try (FeatureWriter w = FeatureWriter.builder(copied, featurizer, schema, allocator)
+          .batchSize(128).open()) {
+        int rowBytes = spec.rowBytes();
+        for (int from = 0; from < n; from += 77) {
+          int k = Math.min(77, n - from);
+          w.writeFeaturized(bytes, from * rowBytes, k,
+              java.util.Arrays.copyOfRange(labels, from, from + k),
+              java.util.Arrays.copyOfRange(ids, from, from + k));
+        }
+        w.finish();
+      }
+      assertArrayEquals(Files.readAllBytes(featurized), Files.readAllBytes(copied), "b " + bits);
+    }
+    FeatureSchema schema = FeatureSchema.of(spec(4), LabelType.REGRESSION, true);
+    Path bad = dir.resolve("bad.arrow");
+    byte[] bytes = Featurizer.of(spec(4)).featurize(rows, 2, 0);
+    for (long[] ids : new long[][] {{0, -3}, {0}}) {
+      try (FeatureWriter w = FeatureWriter.builder(bad, Featurizer.of(spec(4)), schema, allocator)
+          .open()) {
+        assertMessage(ids.length == 1 ? "ids hold fewer than n = 2" : "row id -3 (row 1)",
+            () -> w.writeFeaturized(bytes, 0, 2, new float[] {1, 2}, ids));
+      }
+      assertFalse(Files.exists(bad));
+    }
+  }
+
   /** The values the training code sees: unpacking the read bytes equals unpacking the written. */
   private static void assertDequantizedEqual(
       FeaturizerSpec spec, byte[] expected, byte[] read, int n, String what) {
