@@ -66,6 +66,11 @@ public final class LpRffClassificationModel
     return data.classes();
   }
 
+  /** What the fit reported: solver, selected_on, rows, passes, seconds, engine. */
+  public java.util.Map<String, String> training() {
+    return java.util.Collections.unmodifiableMap(data.training());
+  }
+
   @Override
   public int numFeatures() {
     return data.spec().features();

@@ -58,6 +58,11 @@ public final class LpRffRegressionModel
     return data.l2();
   }
 
+  /** What the fit reported: solver, selected_on, rows, passes, seconds, engine. */
+  public java.util.Map<String, String> training() {
+    return java.util.Collections.unmodifiableMap(data.training());
+  }
+
   @Override
   public int numFeatures() {
     return data.spec().features();

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# LP-RFFs on Apache Spark (lprff-spark), in local mode, end to end: Spark reads a CSV (label
+# last), standardizes the inputs with the training rows' statistics, featurizes them with
+# LpRffTransformer, trains LpRffRegressor or LpRffClassifier with every default (the library's
+# full-batch solvers, one pass per partition, combined with treeAggregate), scores the heldout
+# rows and prints one JSON object as its last line of standard output.
+#
+#   scripts/spark-example.sh [--master local[N]] [--task regression|classification]
+#                            [--train CSV --heldout CSV] [--features M] [--bits B] [--sigma S]
+#                            [--projection P] [--seed N] [--solver S] [--partitions P]
+#                            [--model FILE.lprff] [--save-split DIR]
+#
+# Defaults: --master local[2], the diamonds file shipped with the application (target log(price),
+# or for --task classification the class log(price) > 8; the demo's seeded 80/20 split), regression, m = 2048, 4 bits, sigma 2, circulant, solver auto,
+# partitions = the master's cores. JSON keys: task, heldout_mse or heldout_error_rate, rows (of
+# training), heldout_rows, partitions, master, features, bits, solver, l2, featurize_seconds,
+# featurize_rows_per_second, train_seconds, seconds.
+#
+# Builds lprff-spark and its class path (Spark included) on first use and when a source changes.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+# shellcheck source=scripts/lib/jvm.sh
+. "$root/scripts/lib/jvm.sh"
+
+# shellcheck source=scripts/lib/spark.sh
+. "$root/scripts/lib/spark.sh"
+
+run_spark_main org.lprff.spark.SparkExample \
+  --diamonds "$root/lprff-cli/src/main/resources/org/lprff/cli/diamonds.csv" "$@"
