@@ -8,13 +8,16 @@
 #   scripts/spark-example.sh [--master local[N]] [--task regression|classification]
 #                            [--train CSV --heldout CSV] [--features M] [--bits B] [--sigma S]
 #                            [--projection P] [--seed N] [--solver S] [--partitions P]
-#                            [--model FILE.lprff] [--save-split DIR]
+#                            [--model FILE.lprff] [--save-split DIR] [--write-features DIR]
 #
 # Defaults: --master local[2], the diamonds file shipped with the application (target log(price),
 # or for --task classification the class log(price) > 8; the demo's seeded 80/20 split), regression, m = 2048, 4 bits, sigma 2, circulant, solver auto,
 # partitions = the master's cores. JSON keys: task, heldout_mse or heldout_error_rate, rows (of
 # training), heldout_rows, partitions, master, features, bits, solver, l2, featurize_seconds,
-# featurize_rows_per_second, train_seconds, seconds.
+# featurize_rows_per_second, train_seconds, seconds. --model writes the fitted model as a .lprff
+# file (lprff predict reads it); --write-features writes DIR/{train,heldout}.arrow (feature files:
+# lprff info, lprff train) and .parquet; --save-split writes the split as CSV (standardized inputs,
+# label last), for the command line to featurize the same rows.
 #
 # Builds lprff-spark and its class path (Spark included) on first use and when a source changes.
 set -euo pipefail

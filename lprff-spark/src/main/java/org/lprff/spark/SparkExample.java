@@ -125,6 +125,21 @@ public final class SparkExample {
       trainFeatures.count();
       double featurizeSeconds = (System.nanoTime() - t0) / 1e9;
       Dataset<Row> heldoutFeatures = featurizer.transform(heldout);
+      if (o.containsKey("write-features")) {
+        java.nio.file.Path dir = java.nio.file.Path.of(o.get("write-features"));
+        org.lprff.arrow.LabelType labels = classification
+            ? org.lprff.arrow.LabelType.CLASSES : org.lprff.arrow.LabelType.REGRESSION;
+        for (var part : List.of(Map.entry("train", trainFeatures),
+            Map.entry("heldout", heldoutFeatures))) {
+          Dataset<Row> d = part.getValue().orderBy("rowId");
+          var summary = LpRffFiles.writeArrow(d, "features", label, "rowId", labels,
+              dir.resolve(part.getKey() + ".arrow"));
+          LpRffFiles.writeParquet(d.select("rowId", label, "features"), "features",
+              dir.resolve(part.getKey() + ".parquet").toString());
+          System.err.printf(Locale.ROOT, "lprff spark example: wrote %s (%d rows) and %s%n",
+              summary.file(), summary.rows(), dir.resolve(part.getKey() + ".parquet"));
+        }
+      }
 
       t0 = System.nanoTime();
       Map<String, Object> json = new LinkedHashMap<>();
@@ -252,7 +267,7 @@ public final class SparkExample {
     Map<String, String> o = new LinkedHashMap<>();
     List<String> known = List.of("master", "train", "heldout", "diamonds", "task", "features",
         "bits", "sigma", "projection", "seed", "solver", "partitions", "split-seed", "model",
-        "save-split");
+        "save-split", "write-features");
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (!a.startsWith("--") || !known.contains(a.substring(2))) {

@@ -179,6 +179,26 @@ class DistributedTrainingTest extends SparkTestBase {
     assertEquals(model.weights(), LpRffClassificationModel.load(file.toString()).weights());
   }
 
+  @Test
+  void badParamsAndLabelsAreRefusedNamingTheValue() {
+    Dataset<Row> small = train.limit(500);
+    LpRffTransformerTest.assertMessage("solver is 'newton', expected auto, lbfgs, cg or"
+        + " closed-form", () -> new LpRffRegressor().setSolver("newton").fit(small));
+    LpRffTransformerTest.assertMessage("solver sgd reads mini-batches on one machine",
+        () -> new LpRffRegressor().setSolver("sgd").fit(small));
+    LpRffTransformerTest.assertMessage("column 'features' has no lprff spec",
+        () -> new LpRffRegressor().fit(small.withMetadata("features",
+            org.apache.spark.sql.types.Metadata.empty())));
+    LpRffTransformerTest.assertMessage("no column 'id' (the row ids)",
+        () -> new LpRffRegressor().setRowIdCol("id").fit(small));
+    Dataset<Row> half = small.withColumn("label",
+        org.apache.spark.sql.functions.expr("if(rowId % 10 = 7, 0.5, 1.0)"));
+    LpRffTransformerTest.assertMessage("label column 'label' is 0.5 in the row with id ",
+        () -> new LpRffClassifier().fit(half));
+    LpRffTransformerTest.assertMessage("expected a class index 0, 1, 2, ...",
+        () -> new LpRffClassifier().fit(half));
+  }
+
   /** The largest difference of the two models' scores on the rows of {@code source}. */
   static double predictionDifference(LinearModel a, LinearModel b, MiniBatchSource source) {
     double diff = 0;
