@@ -62,6 +62,14 @@ final class LpRffModelData implements Serializable {
     training.put("rows", Long.toString(report.trainRows()));
     training.put("passes", Long.toString(report.passes()));
     training.put("seconds", String.format(Locale.ROOT, "%.3f", report.seconds()));
+    // The last solve's iterations (the refit's, or the only one at a fixed l2).
+    double[] iterations = report.result().history().stream()
+        .mapToDouble(r -> r.seconds()).sorted().toArray();
+    training.put("iterations", Integer.toString(iterations.length));
+    if (iterations.length > 0) {
+      training.put("median_iteration_seconds",
+          String.format(Locale.ROOT, "%.4f", iterations[iterations.length / 2]));
+    }
     training.put("engine", "spark");
     return new LpRffModelData(spec, task, report.classes(), report.l2(), report.model(), training);
   }
