@@ -1,6 +1,7 @@
 package org.lprff.spark;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.Consumer;
@@ -127,9 +128,9 @@ final class DistributedFit {
         }
         n++;
       }
-      out.add(new PackedBlock(java.util.Arrays.copyOf(f, n * rowBytes), n,
-          t == null ? null : java.util.Arrays.copyOf(t, n),
-          c == null ? null : java.util.Arrays.copyOf(c, n), java.util.Arrays.copyOf(ids, n)));
+      out.add(new PackedBlock(Arrays.copyOf(f, n * rowBytes), n,
+          t == null ? null : Arrays.copyOf(t, n),
+          c == null ? null : Arrays.copyOf(c, n), Arrays.copyOf(ids, n)));
     }
     return out.iterator();
   }

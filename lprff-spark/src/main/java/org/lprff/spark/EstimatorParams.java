@@ -23,7 +23,8 @@ final class EstimatorParams implements Serializable {
     rowIdCol = new Param<>(uid, "rowIdCol", "the row ids (long): the seeded split reads them");
     solver = new Param<>(uid, "solver", "auto, lbfgs, cg or closed-form");
     regParam = new DoubleParam(uid, "regParam",
-        "the l2 of the objective; unset: the automatic path 1e-2 .. 1e-7 chosen on validation rows");
+        "the l2 of the objective; unset: the automatic path 1e-2 .. 1e-7 chosen on validation"
+            + " rows");
     validationIndicatorCol = new Param<>(uid, "validationIndicatorCol",
         "a boolean column marking the rows that choose l2; unset: a seeded 10% of the rows");
     seed = new LongParam(uid, "seed", "the seed of the validation split");

@@ -1,15 +1,16 @@
 package org.lprff.spark;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.ml.Transformer;
 import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.linalg.SQLDataTypes;
-import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.LongParam;
@@ -24,6 +25,7 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.lprff.vector.codec.Quantizer;
@@ -178,9 +180,9 @@ public final class LpRffTransformer extends Transformer implements DefaultParams
     FeaturizerSpec spec = spec(Math.max(d, 1)); // checks every param
     StructField output = d > 0
         ? new StructField(out, DataTypes.BinaryType, false,
-            FeatureColumn.metadata(spec, org.apache.spark.sql.types.Metadata.empty()))
+            FeatureColumn.metadata(spec, Metadata.empty()))
         : new StructField(out, DataTypes.BinaryType, false,
-            org.apache.spark.sql.types.Metadata.empty());
+            Metadata.empty());
     return schema.add(output);
   }
 
@@ -209,8 +211,8 @@ public final class LpRffTransformer extends Transformer implements DefaultParams
     }
     FeaturizerSpec spec = spec(d);
     String out = getOrDefault(outputCol);
-    org.apache.spark.sql.types.Metadata metadata =
-        FeatureColumn.metadata(spec, org.apache.spark.sql.types.Metadata.empty());
+    Metadata metadata =
+        FeatureColumn.metadata(spec, Metadata.empty());
     StructType outSchema = schema.add(new StructField(out, DataTypes.BinaryType, false, metadata));
     int inIndex = schema.fieldIndex(in);
     int idIndex = schema.fieldIndex(getOrDefault(rowIdCol));
@@ -244,14 +246,14 @@ public final class LpRffTransformer extends Transformer implements DefaultParams
       @Override
       public Row next() {
         if (!hasNext()) {
-          throw new java.util.NoSuchElementException();
+          throw new NoSuchElementException("the partition has no more rows");
         }
         Row row = chunk.get(next);
         Object[] fields = new Object[row.size() + 1];
         for (int i = 0; i < row.size(); i++) {
           fields[i] = row.get(i);
         }
-        fields[row.size()] = java.util.Arrays.copyOfRange(out, next * rowBytes,
+        fields[row.size()] = Arrays.copyOfRange(out, next * rowBytes,
             (next + 1) * rowBytes);
         next++;
         return RowFactory.create(fields);
@@ -280,7 +282,7 @@ public final class LpRffTransformer extends Transformer implements DefaultParams
             end++;
           }
           float[] run = start == 0 ? values
-              : java.util.Arrays.copyOfRange(values, start * d, end * d);
+              : Arrays.copyOfRange(values, start * d, end * d);
           featurizer.featurize(run, end - start, ids[start], out, start * rowBytes);
           start = end;
         }

@@ -1,9 +1,11 @@
 package org.lprff.spark;
 
-import java.util.ArrayList;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ForkJoinPool;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.ml.regression.LinearRegression;
@@ -13,7 +15,17 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
+import org.lprff.vector.codec.PackedRows;
+import org.lprff.vector.featurize.Featurizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.simd.VectorizationProvider;
+import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.stream.InMemoryBatches;
+import org.lprff.vector.stream.MiniBatchSource;
+import org.lprff.vector.train.Solver;
+import org.lprff.vector.train.Trainer;
+import org.lprff.vector.train.TrainingReport;
+import org.lprff.vector.train.TrainingRequest;
 
 /**
  * The scaling figures of the README, behind {@code scripts/spark-scaling.sh}: diamonds repeated
@@ -110,39 +122,39 @@ public final class SparkBenchmark {
       }
       y[r] = (float) collected.get(r).getDouble(2);
     }
-    org.lprff.vector.featurize.FeaturizerSpec spec = new LpRffTransformer().setNumFeatures(m)
+    FeaturizerSpec spec = new LpRffTransformer().setNumFeatures(m)
         .setBits(4).setSigma(2.0).spec(9);
-    org.lprff.vector.featurize.Featurizer featurizer =
-        org.lprff.vector.featurize.Featurizer.of(spec);
-    try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {
-      java.lang.foreign.MemorySegment out =
+    Featurizer featurizer =
+        Featurizer.of(spec);
+    try (Arena arena = Arena.ofShared()) {
+      MemorySegment out =
           arena.allocate((long) n * spec.rowBytes(), 64);
       double[] featurize = new double[runs + 1];
       for (int r = 0; r <= runs; r++) { // run 0 warms up
         long t0 = System.nanoTime();
-        featurizer.featurize(x, n, 0, out, 0, 0, java.util.concurrent.ForkJoinPool.commonPool());
+        featurizer.featurize(x, n, 0, out, 0, 0, ForkJoinPool.commonPool());
         featurize[r] = n / ((System.nanoTime() - t0) / 1e9);
       }
-      org.lprff.vector.stream.MiniBatchSource source = org.lprff.vector.stream.InMemoryBatches
-          .of(org.lprff.vector.stream.FeatureRows.of(new org.lprff.vector.codec.PackedRows(
+      MiniBatchSource source = InMemoryBatches
+          .of(FeatureRows.of(new PackedRows(
               out, 0, n, m, spec.scale())), y).ordered();
       double[] lbfgs = new double[runs];
       double[] cg = new double[runs];
       for (int r = 0; r < runs; r++) {
-        lbfgs[r] = localIteration(source, m, org.lprff.vector.train.Solver.LBFGS);
-        cg[r] = localIteration(source, m, org.lprff.vector.train.Solver.CG);
+        lbfgs[r] = localIteration(source, m, Solver.LBFGS);
+        cg[r] = localIteration(source, m, Solver.CG);
       }
       System.out.printf(Locale.ROOT, "| one JVM, no Spark | %,.0f | %.3f | %.3f | |%n",
           median(Arrays.copyOfRange(featurize, 1, runs + 1)), median(lbfgs), median(cg));
     }
   }
 
-  private static double localIteration(org.lprff.vector.stream.MiniBatchSource source, int m,
-      org.lprff.vector.train.Solver solver) {
-    org.lprff.vector.train.TrainingReport report = org.lprff.vector.train.Trainer.run(
-        org.lprff.vector.train.TrainingRequest.regression(m).withSolver(solver)
+  private static double localIteration(MiniBatchSource source, int m,
+      Solver solver) {
+    TrainingReport report = Trainer.run(
+        TrainingRequest.regression(m).withSolver(solver)
             .withL2(List.of(1e-4)),
-        new org.lprff.vector.train.Trainer.Data("train", "", source), null);
+        new Trainer.Data("train", "", source), null);
     double[] seconds = report.result().history().stream().mapToDouble(e -> e.seconds())
         .sorted().toArray();
     return seconds[seconds.length / 2];
@@ -153,19 +165,7 @@ public final class SparkBenchmark {
     Dataset<Row> raw = spark.read().option("header", "true").option("inferSchema", "true")
         .csv(path);
     String[] columns = raw.columns();
-    String[] inputs = Arrays.copyOf(columns, columns.length - 1);
-    List<Column> stats = new ArrayList<>();
-    for (String c : inputs) {
-      stats.add(functions.avg("`" + c + "`"));
-      stats.add(functions.stddev_samp("`" + c + "`"));
-    }
-    Row s = raw.agg(stats.get(0), stats.subList(1, stats.size()).toArray(new Column[0]))
-        .first();
-    Column[] x = new Column[inputs.length];
-    for (int i = 0; i < inputs.length; i++) {
-      x[i] = functions.col("`" + inputs[i] + "`").minus(s.getDouble(2 * i))
-          .divide(s.getDouble(2 * i + 1));
-    }
+    Column[] x = SparkExample.standardized(raw, Arrays.copyOf(columns, columns.length - 1));
     Dataset<Row> one = LpRffTransformer.withRowIds(raw, "id");
     return one.crossJoin(spark.range(copies).toDF("copy"))
         .select(functions.expr("copy * " + one.count() + " + id").as("rowId"),

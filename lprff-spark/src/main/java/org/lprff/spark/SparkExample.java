@@ -203,12 +203,23 @@ public final class SparkExample {
   }
 
   /**
-   * The rows with x = the standardized inputs (mean and sample standard deviation of {@code
-   * stats}' rows; 1 where it is 0), the label as double, the row id; in {@code partitions}
-   * partitions, ordered by row id within each.
+   * The rows with x = the {@link #standardized(Dataset, String[]) standardized} inputs, the label
+   * as double, the row id; in {@code partitions} partitions, ordered by row id within each.
    */
   private static Dataset<Row> standardized(Dataset<Row> rows, Dataset<Row> stats, String[] inputs,
       String label, int partitions) {
+    Column x = functions.array(standardized(stats, inputs)).as("x");
+    return rows.select(functions.col("rowId"), x,
+            functions.col("`" + label + "`").cast("double").as(label))
+        .repartitionByRange(partitions, functions.col("rowId"))
+        .sortWithinPartitions("rowId");
+  }
+
+  /**
+   * The {@code inputs} columns standardized with the mean and sample standard deviation of {@code
+   * stats}' rows (1 where it is 0 or undefined), as {@code lprff featurize --standardize} does.
+   */
+  static Column[] standardized(Dataset<Row> stats, String[] inputs) {
     List<Column> aggregates = new ArrayList<>();
     for (String c : inputs) {
       aggregates.add(functions.avg(functions.col("`" + c + "`").cast("double")));
@@ -222,10 +233,7 @@ public final class SparkExample {
       double sd = s.isNullAt(2 * i + 1) || s.getDouble(2 * i + 1) == 0 ? 1 : s.getDouble(2 * i + 1);
       x[i] = functions.col("`" + inputs[i] + "`").cast("double").minus(mean).divide(sd);
     }
-    return rows.select(functions.col("rowId"), functions.array(x).as("x"),
-            functions.col("`" + label + "`").cast("double").as(label))
-        .repartitionByRange(partitions, functions.col("rowId"))
-        .sortWithinPartitions("rowId");
+    return x;
   }
 
   /** Writes the split as two CSV files (inputs as read, label last) for the command line. */

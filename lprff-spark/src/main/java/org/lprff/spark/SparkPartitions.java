@@ -49,7 +49,7 @@ final class SparkPartitions implements Partitions {
     this.features = features;
     this.bits = bits;
     this.cached = cached;
-    this.rows = this.blocks.map(PackedBlock::rows).fold(0, Integer::sum);
+    this.rows = this.blocks.map(b -> (long) b.rows()).fold(0L, Long::sum);
   }
 
   /** Caches {@code blocks} (counting their rows: one job); {@code cached} collects the RDDs. */

@@ -33,11 +33,13 @@ import org.lprff.vector.stream.Partitions;
  *
  * <p><b>Preconditioner</b>, as FALKON does for Nyström (Rudi, Carratino and Rosasco, 2017), from a
  * seeded uniform sample of s rows (the s smallest hashes of (seed, row id), taken during the first
- * pass: no random access, and the same sample however the rows are split into parts): with Zs the s centered sample rows, P = Zs^T Zs / s + lambda I approximates A,
- * and by Woodbury P^-1 r = (r - Zs^T (lambda s I + Zs Zs^T)^-1 Zs r) / lambda. Cost: s decoded
- * rows (8 s m bytes), the s x s Gram Zs Zs^T once (s^2 m / 2 multiply-adds, blocked Vector API
- * kernel), a Cholesky of s^3 / 3 per lambda, and 4 s m flops per iteration, small beside a pass
- * (2 n m). The sketch captures the top of A's spectrum, where plain CG would spend its iterations.
+ * pass: no random access, and the same sample however the rows are split into parts): with Zs
+ * the s centered sample rows, P = Zs^T Zs / s + lambda I approximates A, and by Woodbury
+ * P^-1 r = (r - Zs^T (lambda s I + Zs Zs^T)^-1 Zs r) / lambda. Cost: s decoded rows (8 s m
+ * bytes, and 4 s m while they are sampled), the s x s Gram Zs Zs^T once (s^2 m / 2
+ * multiply-adds, blocked Vector API kernel), a Cholesky of s^3 / 3 per lambda, and 4 s m flops per
+ * iteration, small beside a pass (2 n m). The sketch captures the top of A's spectrum, where plain
+ * CG would spend its iterations.
  *
  * <p><b>Stopping</b>: {@link StopReason#CONVERGED} when the residual ||A w - rhs|| falls below
  * {@code tolerance} times ||rhs||; {@link StopReason#EPOCH_CAP} after {@code maxIterations};

@@ -89,7 +89,7 @@ final class FullBatchObjective {
   /** A pass's summed loss, summed gradient (c m weights, then c biases) and rows. */
   record Sums(double loss, double[] gradient, long rows) implements java.io.Serializable {}
 
-  /** The pass at weights {@code wT} and biases {@code bias}: the loss and gradient sums of a part. */
+  /** The pass at weights {@code wT} and biases {@code bias}: a part's loss and gradient sums. */
   record LossGradient(Task task, int features, int batchSize, float[] wT, double[] bias)
       implements Partitions.Pass<Sums> {
 

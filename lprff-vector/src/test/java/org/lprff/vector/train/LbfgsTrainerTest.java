@@ -75,7 +75,8 @@ class LbfgsTrainerTest {
       Task task = k == 2 ? Task.BINARY : Task.multiclass(k);
       MiniBatchSource source = InMemoryBatches.of(z, classes(k)).ordered();
       LinearModel model = lbfgs(task, source, m, lambda);
-      FullBatchObjective objective = new FullBatchObjective(Partitions.of(source), task, m, lambda, 128, null);
+      FullBatchObjective objective =
+          new FullBatchObjective(Partitions.of(source), task, m, lambda, 128, null);
       double[] g0 = new double[objective.dimension()];
       objective.valueAndGradient(new double[objective.dimension()], g0);
       double[] g = new double[objective.dimension()];
@@ -101,7 +102,8 @@ class LbfgsTrainerTest {
       MiniBatchSource source = task == Task.REGRESSION
           ? InMemoryBatches.of(z, T).ordered()
           : InMemoryBatches.of(z, classes(task.outputs() == 1 ? 2 : 3)).ordered();
-      FullBatchObjective objective = new FullBatchObjective(Partitions.of(source), task, m, lambda, 100, null);
+      FullBatchObjective objective =
+          new FullBatchObjective(Partitions.of(source), task, m, lambda, 100, null);
       int n = objective.dimension();
       SplittableRandom random = new SplittableRandom(5);
       double[] x = new double[n];
