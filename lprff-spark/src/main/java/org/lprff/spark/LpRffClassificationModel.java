@@ -6,6 +6,9 @@ import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.ml.util.MLWritable;
+import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.lprff.vector.featurize.FeaturizerSpec;
@@ -18,7 +21,8 @@ import org.lprff.vector.train.LinearModel;
  * .lprff} model file ({@link #export}, {@link #load}).
  */
 public final class LpRffClassificationModel
-    extends ProbabilisticClassificationModel<byte[], LpRffClassificationModel> {
+    extends ProbabilisticClassificationModel<byte[], LpRffClassificationModel>
+    implements MLWritable {
 
   private static final long serialVersionUID = 1L;
 
@@ -34,7 +38,7 @@ public final class LpRffClassificationModel
   }
 
   /** The model of a {@code .lprff} file written by {@link #export} or {@code lprff train}. */
-  public static LpRffClassificationModel load(String path) {
+  public static LpRffClassificationModel fromModelFile(String path) {
     LpRffModelData data = LpRffModelData.read(Path.of(path));
     if (data.task().equals("regression")) {
       throw new IllegalArgumentException(path + " holds a regression model; load it with"
@@ -131,6 +135,21 @@ public final class LpRffClassificationModel
   /** Writes the {@code .lprff} model file. */
   public void export(String path) {
     data.export(Path.of(path));
+  }
+
+  /** Spark ML persistence: {@code save(path)}, and the stage's data in a saved pipeline. */
+  @Override
+  public MLWriter write() {
+    return new ModelPersistence.Writer(this, data);
+  }
+
+  public static MLReader<LpRffClassificationModel> read() {
+    return new ModelPersistence.Reader<>(LpRffClassificationModel.class, LpRffClassificationModel::new);
+  }
+
+  /** A model saved by {@code save(path)}; {@link #fromModelFile} reads a {@code .lprff} file. */
+  public static LpRffClassificationModel load(String path) {
+    return read().load(path);
   }
 
   @Override

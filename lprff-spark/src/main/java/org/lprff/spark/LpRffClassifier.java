@@ -6,6 +6,9 @@ import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.LongParam;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.util.DefaultParamsReader;
+import org.apache.spark.ml.util.DefaultParamsWritable;
+import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.types.DataType;
@@ -18,7 +21,8 @@ import org.apache.spark.sql.types.DataTypes;
  * evaluation one pass per partition combined with treeAggregate. Params as {@link LpRffRegressor}.
  */
 public final class LpRffClassifier
-    extends ProbabilisticClassifier<byte[], LpRffClassifier, LpRffClassificationModel> {
+    extends ProbabilisticClassifier<byte[], LpRffClassifier, LpRffClassificationModel>
+    implements DefaultParamsWritable {
 
   private static final long serialVersionUID = 1L;
 
@@ -74,6 +78,14 @@ public final class LpRffClassifier
     DistributedFit.Fitted fitted = params.fit(this, dataset, getFeaturesCol(), getLabelCol(),
         true, progress);
     return new LpRffClassificationModel(uid, LpRffModelData.of(fitted.spec(), fitted.report()));
+  }
+
+  public static MLReader<LpRffClassifier> read() {
+    return new DefaultParamsReader<>();
+  }
+
+  public static LpRffClassifier load(String path) {
+    return read().load(path);
   }
 
   @Override

@@ -2,6 +2,9 @@ package org.lprff.spark;
 
 import java.nio.file.Path;
 import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.ml.util.MLWritable;
+import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.ml.regression.RegressionModel;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -14,7 +17,8 @@ import org.lprff.vector.train.LinearModel;
  * {@code lprff predict} and the Python package read; {@link #load} reads one back.
  */
 public final class LpRffRegressionModel
-    extends RegressionModel<byte[], LpRffRegressionModel> {
+    extends RegressionModel<byte[], LpRffRegressionModel>
+    implements MLWritable {
 
   private static final long serialVersionUID = 1L;
 
@@ -30,7 +34,7 @@ public final class LpRffRegressionModel
   }
 
   /** The model of a {@code .lprff} file written by {@link #export} or {@code lprff train}. */
-  public static LpRffRegressionModel load(String path) {
+  public static LpRffRegressionModel fromModelFile(String path) {
     LpRffModelData data = LpRffModelData.read(Path.of(path));
     if (!data.task().equals("regression")) {
       throw new IllegalArgumentException(path + " holds a " + data.task() + " model, expected"
@@ -81,6 +85,21 @@ public final class LpRffRegressionModel
   /** Writes the {@code .lprff} model file. */
   public void export(String path) {
     data.export(Path.of(path));
+  }
+
+  /** Spark ML persistence: {@code save(path)}, and the stage's data in a saved pipeline. */
+  @Override
+  public MLWriter write() {
+    return new ModelPersistence.Writer(this, data);
+  }
+
+  public static MLReader<LpRffRegressionModel> read() {
+    return new ModelPersistence.Reader<>(LpRffRegressionModel.class, LpRffRegressionModel::new);
+  }
+
+  /** A model saved by {@code save(path)}; {@link #fromModelFile} reads a {@code .lprff} file. */
+  public static LpRffRegressionModel load(String path) {
+    return read().load(path);
   }
 
   @Override

@@ -5,6 +5,9 @@ import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.LongParam;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.util.DefaultParamsReader;
+import org.apache.spark.ml.util.DefaultParamsWritable;
+import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.regression.Regressor;
 import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.sql.Dataset;
@@ -22,7 +25,8 @@ import org.apache.spark.sql.types.DataTypes;
  * seed} (1, the split's).
  */
 public final class LpRffRegressor
-    extends Regressor<byte[], LpRffRegressor, LpRffRegressionModel> {
+    extends Regressor<byte[], LpRffRegressor, LpRffRegressionModel>
+    implements DefaultParamsWritable {
 
   private static final long serialVersionUID = 1L;
 
@@ -78,6 +82,14 @@ public final class LpRffRegressor
     DistributedFit.Fitted fitted = params.fit(this, dataset, getFeaturesCol(), getLabelCol(),
         false, progress);
     return new LpRffRegressionModel(uid, LpRffModelData.of(fitted.spec(), fitted.report()));
+  }
+
+  public static MLReader<LpRffRegressor> read() {
+    return new DefaultParamsReader<>();
+  }
+
+  public static LpRffRegressor load(String path) {
+    return read().load(path);
   }
 
   @Override

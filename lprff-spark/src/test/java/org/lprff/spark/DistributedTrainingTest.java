@@ -7,6 +7,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.spark.ml.Pipeline;
+import org.apache.spark.ml.PipelineModel;
+import org.apache.spark.ml.PipelineStage;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -176,7 +179,31 @@ class DistributedTrainingTest extends SparkTestBase {
     assertEquals("binary", read.task());
     assertEquals(spec, read.spec());
     assertEquals(model.weights(), read.weights());
-    assertEquals(model.weights(), LpRffClassificationModel.load(file.toString()).weights());
+    assertEquals(model.weights(), LpRffClassificationModel.fromModelFile(file.toString()).weights());
+  }
+
+  /**
+   * A pipeline of the transformer and an estimator saves and loads like any Spark ML pipeline,
+   * unfitted and fitted, and the loaded model predicts the same.
+   */
+  @Test
+  void pipelinesSaveAndLoad(@TempDir Path dir) throws Exception {
+    Dataset<Row> raw = frame(data.trainX(), Diamonds.D, data.trainY(), 0, 2).limit(3000);
+    Pipeline pipeline = new Pipeline().setStages(new PipelineStage[] {
+        new LpRffTransformer().setInputCol("x").setNumFeatures(128).setSigma(2.0),
+        new LpRffRegressor().setSolver("closed-form").setRegParam(1e-4)});
+    String unfitted = dir.resolve("pipeline").toString();
+    pipeline.save(unfitted);
+    PipelineModel model = Pipeline.load(unfitted).fit(raw);
+    String fitted = dir.resolve("model").toString();
+    model.save(fitted);
+    PipelineModel loaded = PipelineModel.load(fitted);
+    List<Row> a = model.transform(raw).select("prediction").collectAsList();
+    List<Row> b = loaded.transform(raw).select("prediction").collectAsList();
+    assertEquals(a, b);
+    LpRffRegressionModel stage = (LpRffRegressionModel) loaded.stages()[1];
+    assertEquals(1e-4, stage.l2());
+    assertEquals(((LpRffRegressionModel) model.stages()[1]).weights(), stage.weights());
   }
 
   @Test
