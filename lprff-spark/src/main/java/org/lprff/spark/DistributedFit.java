@@ -34,8 +34,12 @@ final class DistributedFit {
 
   private DistributedFit() {}
 
-  static Fitted run(Dataset<?> dataset, Columns columns, boolean classification, String solver,
-      Double l2, long seed, Consumer<String> progress) {
+  /**
+   * @param validationRows rows that choose l2 (a validation DataFrame with the same columns), or
+   *     null: then the indicator column's rows, or a seeded split of the training rows
+   */
+  static Fitted run(Dataset<?> dataset, Dataset<?> validationRows, Columns columns,
+      boolean classification, String solver, Double l2, long seed, Consumer<String> progress) {
     FeaturizerSpec spec = FeatureColumn.spec(dataset.schema(), columns.features());
     FeatureColumn.requireRowIds(dataset.schema(), columns.rowId());
     TrainingRequest request = (classification
@@ -55,7 +59,20 @@ final class DistributedFit {
       Dataset<Row> rows = dataset.toDF();
       Dataset<Row> train = rows;
       Trainer.Data validation = null;
-      if (columns.validationIndicator() != null) {
+      if (validationRows != null) {
+        if (columns.validationIndicator() != null) {
+          throw new IllegalArgumentException("both a validation DataFrame and"
+              + " validationIndicatorCol '" + columns.validationIndicator() + "' are given;"
+              + " choose one");
+        }
+        FeaturizerSpec other = FeatureColumn.spec(validationRows.schema(), columns.features());
+        if (!other.equals(spec)) {
+          throw new IllegalArgumentException("the validation rows' features have spec " + other
+              + ", the training rows' " + spec + "; featurize both with the same transformer");
+        }
+        validation = new Trainer.Data("validation", "DataFrame",
+            partitions(validationRows.toDF(), columns, classification, spec, cached));
+      } else if (columns.validationIndicator() != null) {
         var indicator = functions.col(columns.validationIndicator());
         train = rows.filter(functions.not(indicator));
         validation = new Trainer.Data("validation", columns.validationIndicator(),

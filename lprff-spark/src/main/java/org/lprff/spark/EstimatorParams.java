@@ -33,12 +33,12 @@ final class EstimatorParams implements Serializable {
     owner.setDefault(seed, 1L);
   }
 
-  DistributedFit.Fitted fit(Params owner, Dataset<?> dataset, String features, String label,
-      boolean classification, Consumer<String> progress) {
+  DistributedFit.Fitted fit(Params owner, Dataset<?> dataset, Dataset<?> validation,
+      String features, String label, boolean classification, Consumer<String> progress) {
     String indicator = owner.isDefined(validationIndicatorCol)
         ? owner.getOrDefault(validationIndicatorCol) : null;
     Double l2 = owner.isDefined(regParam) ? (Double) owner.getOrDefault(regParam) : null;
-    return DistributedFit.run(dataset,
+    return DistributedFit.run(dataset, validation,
         new DistributedFit.Columns(features, label, owner.getOrDefault(rowIdCol), indicator),
         classification, owner.getOrDefault(solver), l2, (Long) owner.getOrDefault(seed),
         progress);

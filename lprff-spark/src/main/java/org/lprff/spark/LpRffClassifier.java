@@ -29,6 +29,8 @@ public final class LpRffClassifier
   private final String uid;
   final EstimatorParams params;
   private transient Consumer<String> progress;
+  /** The validation rows of the fit under way ({@link #fit(Dataset, Dataset)}), else null. */
+  private transient Dataset<?> validationRows;
 
   public LpRffClassifier() {
     this(Identifiable.randomUID("lpRffClassifier"));
@@ -68,6 +70,22 @@ public final class LpRffClassifier
     return this;
   }
 
+  /**
+   * Fits with l2 chosen on {@code validation} (rows with the same columns, featurized with the
+   * same spec), which then joins the training rows for the closed form's refit.
+   */
+  public LpRffClassificationModel fit(Dataset<?> train, Dataset<?> validation) {
+    if (validation == null) {
+      throw new IllegalArgumentException("validation is null; use fit(train) for a seeded split");
+    }
+    validationRows = validation;
+    try {
+      return fit(train);
+    } finally {
+      validationRows = null;
+    }
+  }
+
   @Override
   public DataType featuresDataType() {
     return DataTypes.BinaryType;
@@ -75,8 +93,8 @@ public final class LpRffClassifier
 
   @Override
   public LpRffClassificationModel train(Dataset<?> dataset) {
-    DistributedFit.Fitted fitted = params.fit(this, dataset, getFeaturesCol(), getLabelCol(),
-        true, progress);
+    DistributedFit.Fitted fitted = params.fit(this, dataset, validationRows, getFeaturesCol(),
+        getLabelCol(), true, progress);
     return new LpRffClassificationModel(uid, LpRffModelData.of(fitted.spec(), fitted.report()));
   }
 

@@ -33,6 +33,8 @@ public final class LpRffRegressor
   private final String uid;
   final EstimatorParams params;
   private transient Consumer<String> progress;
+  /** The validation rows of the fit under way ({@link #fit(Dataset, Dataset)}), else null. */
+  private transient Dataset<?> validationRows;
 
   public LpRffRegressor() {
     this(Identifiable.randomUID("lpRffRegressor"));
@@ -72,6 +74,22 @@ public final class LpRffRegressor
     return this;
   }
 
+  /**
+   * Fits with l2 chosen on {@code validation} (rows with the same columns, featurized with the
+   * same spec), which then joins the training rows for the closed form's refit.
+   */
+  public LpRffRegressionModel fit(Dataset<?> train, Dataset<?> validation) {
+    if (validation == null) {
+      throw new IllegalArgumentException("validation is null; use fit(train) for a seeded split");
+    }
+    validationRows = validation;
+    try {
+      return fit(train);
+    } finally {
+      validationRows = null;
+    }
+  }
+
   @Override
   public DataType featuresDataType() {
     return DataTypes.BinaryType;
@@ -79,8 +97,8 @@ public final class LpRffRegressor
 
   @Override
   public LpRffRegressionModel train(Dataset<?> dataset) {
-    DistributedFit.Fitted fitted = params.fit(this, dataset, getFeaturesCol(), getLabelCol(),
-        false, progress);
+    DistributedFit.Fitted fitted = params.fit(this, dataset, validationRows, getFeaturesCol(),
+        getLabelCol(), false, progress);
     return new LpRffRegressionModel(uid, LpRffModelData.of(fitted.spec(), fitted.report()));
   }
 

@@ -154,6 +154,12 @@ class DistributedTrainingTest extends SparkTestBase {
     double apart = predictionDifference(local.model(), model.weights(),
         local(data.heldoutX(), data.heldoutY(), TRAIN, true));
     assertTrue(apart <= 0.01, "logits " + apart + " apart"); // measured 0.0019
+    // A validation DataFrame chooses as the indicator's rows do.
+    LpRffClassificationModel byFrame = new LpRffClassifier().fit(
+        labelled.filter("not isValidation"), labelled.filter("isValidation"));
+    assertEquals(model.l2(), byFrame.l2());
+    assertTrue(predictionDifference(model.weights(), byFrame.weights(),
+        local(data.heldoutX(), data.heldoutY(), TRAIN, true)) <= 0.01);
     assertEquals(2, model.numClasses());
 
     Dataset<Row> scored = model.transform(heldout.withColumn("label",
