@@ -3,7 +3,11 @@ package org.lprff.spark;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.types.UserDefinedType;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 
@@ -48,30 +52,52 @@ final class InputRows {
     return v instanceof Vector vector ? vector.size() : ((scala.collection.Seq<?>) v).size();
   }
 
-  /** Reads the input of {@code row} into {@code out[off .. off + d)}, checking every value. */
-  static void read(Row row, int index, String column, long id, int d, float[] out, int off) {
-    Object v = row.get(index);
-    if (v == null) {
-      throw new IllegalArgumentException(
-          "column '" + column + "' is null in the row with id " + id);
+  /**
+   * Reads the row id and input vector of Spark's internal rows (the transformer's path: no
+   * conversion to external rows), checking every value: the
+   * messages name the column, the row id, the index and the value.
+   *
+   * @param vector the input is an ml vector (else an array of float or double)
+   * @param floats the input is an array of float
+   * @param intIds the row ids are ints (else longs)
+   */
+  record Reader(String column, int index, boolean vector, boolean floats, String idColumn,
+      int idIndex, boolean intIds) implements java.io.Serializable {
+
+    long rowId(InternalRow row) {
+      if (row.isNullAt(idIndex)) {
+        throw new IllegalArgumentException("row id column '" + idColumn + "' is null in a row;"
+            + " every row needs an id");
+      }
+      return intIds ? row.getInt(idIndex) : row.getLong(idIndex);
     }
-    if (v instanceof Vector vector) {
-      check(column, id, vector.size(), d);
-      double[] values = vector.toArray();
+
+    /** Reads the input of {@code row} into {@code out[off .. off + d)}. */
+    @SuppressWarnings("unchecked")
+    void read(InternalRow row, long id, int d, float[] out, int off) {
+      if (row.isNullAt(index)) {
+        throw new IllegalArgumentException(
+            "column '" + column + "' is null in the row with id " + id);
+      }
+      if (vector) {
+        Vector v = ((UserDefinedType<Vector>) SQLDataTypes.VectorType())
+            .deserialize(row.getStruct(index, 4));
+        check(column, id, v.size(), d);
+        double[] values = v.toArray();
+        for (int i = 0; i < d; i++) {
+          out[off + i] = value(column, id, i, values[i]);
+        }
+        return;
+      }
+      ArrayData a = row.getArray(index);
+      check(column, id, a.numElements(), d);
       for (int i = 0; i < d; i++) {
-        out[off + i] = value(column, id, i, values[i]);
+        if (a.isNullAt(i)) {
+          throw new IllegalArgumentException("column '" + column + "' of the row with id " + id
+              + " has null at index " + i);
+        }
+        out[off + i] = value(column, id, i, floats ? a.getFloat(i) : a.getDouble(i));
       }
-      return;
-    }
-    scala.collection.Seq<?> seq = (scala.collection.Seq<?>) v;
-    check(column, id, seq.size(), d);
-    for (int i = 0; i < d; i++) {
-      Object x = seq.apply(i);
-      if (x == null) {
-        throw new IllegalArgumentException("column '" + column + "' of the row with id " + id
-            + " has null at index " + i);
-      }
-      out[off + i] = value(column, id, i, ((Number) x).doubleValue());
     }
   }
 

@@ -1,5 +1,8 @@
 package org.lprff.spark;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -7,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import org.apache.spark.api.java.function.MapPartitionsFunction;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.ml.Transformer;
 import org.apache.spark.ml.attribute.AttributeGroup;
 import org.apache.spark.ml.linalg.SQLDataTypes;
@@ -21,9 +24,12 @@ import org.apache.spark.ml.util.DefaultParamsWritable;
 import org.apache.spark.ml.util.Identifiable;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.expressions.JoinedRow;
 import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
@@ -37,10 +43,11 @@ import org.lprff.vector.kernel.KernelFunction;
  * LP-RFFs as a Spark ML {@link Transformer}: a vector or {@code array<float|double>} column in, the
  * packed feature column out ({@link FeatureColumn}: binary rows of the feature-file format, the
  * {@code lprff.*} spec in the column's metadata). Each partition featurizes its rows through the
- * library's fused kernels, runs of consecutive row ids at a time; a row's bytes depend only on the
- * spec and its row id, so the output is the local featurizer's, bit for bit, however the data is
- * partitioned. Row ids come from {@link #rowIdCol()}; {@link #withRowIds} numbers a DataFrame's
- * rows 0, 1, ... in its order, as a feature file does.
+ * library's fused kernels, {@value #CHUNK} rows a call whatever their ids (Spark's internal rows
+ * in and out, no conversion to external rows); a row's bytes depend only on the spec and its row
+ * id, so the output is the local featurizer's, bit for bit, however the data is partitioned or
+ * ordered. Row ids come from {@link #rowIdCol()}; {@link #withRowIds} numbers a DataFrame's rows
+ * 0, 1, ... in its order, as a feature file does.
  *
  * <p>Params: {@code inputCol}, {@code outputCol} ("features"), {@code rowIdCol} ("rowId"),
  * {@code kernel} ("gaussian"; "laplacian", "matern"), {@code sigma} (1.0; the length scale for
@@ -216,77 +223,63 @@ public final class LpRffTransformer extends Transformer implements DefaultParams
     StructType outSchema = schema.add(new StructField(out, DataTypes.BinaryType, false, metadata));
     int inIndex = schema.fieldIndex(in);
     int idIndex = schema.fieldIndex(getOrDefault(rowIdCol));
+    InputRows.Reader reader = new InputRows.Reader(in, inIndex,
+        field.dataType().equals(SQLDataTypes.VectorType()),
+        field.dataType() instanceof ArrayType a && a.elementType().equals(DataTypes.FloatType),
+        getOrDefault(rowIdCol), idIndex,
+        schema.fields()[idIndex].dataType().equals(DataTypes.IntegerType));
     Map<String, String> specMap = spec.toMap();
-    MapPartitionsFunction<Row, Row> featurize =
-        rows -> featurizePartition(rows, specMap, inIndex, idIndex, in);
-    // The row encoder keeps types, not metadata: the spec is set on the result's column.
-    return dataset.toDF().mapPartitions(featurize, Encoders.row(outSchema))
-        .withMetadata(out, metadata);
+    // Spark's internal rows, in and out: no conversion to and from external Rows, whose cost
+    // is several times the featurizer's at small d (the input row is copied once, as bytes).
+    JavaRDD<InternalRow> featurized = dataset.toDF().queryExecution().toRdd().toJavaRDD()
+        .mapPartitions(rows -> featurizePartition(rows, specMap, reader));
+    return ((org.apache.spark.sql.classic.SparkSession) dataset.sparkSession())
+        .internalCreateDataFrame(featurized.rdd(), outSchema, false);
   }
 
-  /** One partition: chunks of rows, featurized run by run of consecutive ids. */
-  private static Iterator<Row> featurizePartition(Iterator<Row> rows, Map<String, String> specMap,
-      int inIndex, int idIndex, String column) {
+  /** One partition: chunks of rows, each featurized in one call with the rows' ids. */
+  private static Iterator<InternalRow> featurizePartition(Iterator<InternalRow> rows,
+      Map<String, String> specMap, InputRows.Reader reader) {
     FeaturizerSpec spec = FeaturizerSpec.fromMap(specMap);
     Featurizer featurizer = InputRows.featurizer(spec);
     int d = spec.inputDim();
     int rowBytes = featurizer.rowBytes();
     return new Iterator<>() {
-      private final List<Row> chunk = new ArrayList<>(CHUNK);
+      private final InternalRow[] chunk = new InternalRow[CHUNK];
       private final float[] values = new float[CHUNK * d];
       private final long[] ids = new long[CHUNK];
-      private byte[] out;
+      private final MemorySegment out = Arena.ofAuto().allocate((long) CHUNK * rowBytes, 64);
+      private int size;
       private int next;
 
       @Override
       public boolean hasNext() {
-        return next < chunk.size() || fill();
+        return next < size || fill();
       }
 
       @Override
-      public Row next() {
+      public InternalRow next() {
         if (!hasNext()) {
           throw new NoSuchElementException("the partition has no more rows");
         }
-        Row row = chunk.get(next);
-        Object[] fields = new Object[row.size() + 1];
-        for (int i = 0; i < row.size(); i++) {
-          fields[i] = row.get(i);
-        }
-        fields[row.size()] = Arrays.copyOfRange(out, next * rowBytes,
-            (next + 1) * rowBytes);
-        next++;
-        return RowFactory.create(fields);
+        byte[] bytes = new byte[rowBytes];
+        MemorySegment.copy(out, ValueLayout.JAVA_BYTE, (long) next * rowBytes, bytes, 0, rowBytes);
+        return new JoinedRow(chunk[next++], new GenericInternalRow(new Object[] {bytes}));
       }
 
       private boolean fill() {
-        chunk.clear();
+        size = 0;
         next = 0;
-        while (chunk.size() < CHUNK && rows.hasNext()) {
-          Row row = rows.next();
-          int r = chunk.size();
-          ids[r] = InputRows.rowId(row, idIndex);
-          InputRows.read(row, inIndex, column, ids[r], d, values, r * d);
-          chunk.add(row);
+        while (size < CHUNK && rows.hasNext()) {
+          InternalRow row = rows.next().copy(); // the iterator reuses its row
+          ids[size] = reader.rowId(row);
+          reader.read(row, ids[size], d, values, size * d);
+          chunk[size++] = row;
         }
-        if (chunk.isEmpty()) {
-          return false;
+        if (size > 0) {
+          featurizer.featurize(values, size, ids, out, 0);
         }
-        int n = chunk.size();
-        if (out == null) {
-          out = new byte[CHUNK * rowBytes];
-        }
-        for (int start = 0; start < n; ) {
-          int end = start + 1;
-          while (end < n && ids[end] == ids[end - 1] + 1) {
-            end++;
-          }
-          float[] run = start == 0 ? values
-              : Arrays.copyOfRange(values, start * d, end * d);
-          featurizer.featurize(run, end - start, ids[start], out, start * rowBytes);
-          start = end;
-        }
-        return true;
+        return size > 0;
       }
     };
   }

@@ -159,8 +159,30 @@ public final class Featurizer {
    */
   public void featurize(
       float[] rows, int n, long firstRowId, MemorySegment out, long outOffset, int draw) {
-    validate(rows, n, firstRowId, out, outOffset, draw);
-    run(rows, 0, n, firstRowId, out, outOffset, draw);
+    validate(rows, n, firstRowId, null, out, outOffset, draw);
+    run(rows, 0, n, firstRowId, null, out, outOffset, draw);
+  }
+
+  /**
+   * Featurizes rows {@code rows[r*d .. (r+1)*d)}, r in [0, n), with ids {@code rowIds[r]} in any
+   * order (a shuffled partition's), draw 0: row r's bytes are those of a call with {@code
+   * firstRowId = rowIds[r]}, at {@code outOffset + r * rowBytes}.
+   *
+   * @throws IllegalArgumentException as {@link #featurize(float[], int, long, MemorySegment, long,
+   *     int)}, and if rowIds has fewer than n ids or a negative one (naming its index)
+   */
+  public void featurize(float[] rows, int n, long[] rowIds, MemorySegment out, long outOffset) {
+    if (rowIds == null || rowIds.length < Math.max(n, 0)) {
+      throw new IllegalArgumentException("rowIds has " + (rowIds == null ? "no" : rowIds.length)
+          + " ids, expected n = " + n);
+    }
+    for (int r = 0; r < n; r++) {
+      if (rowIds[r] < 0) {
+        throw new IllegalArgumentException("rowIds[" + r + "] is " + rowIds[r] + ", expected >= 0");
+      }
+    }
+    validate(rows, n, 0, rowIds, out, outOffset, 0);
+    run(rows, 0, n, 0, rowIds, out, outOffset, 0);
   }
 
   /** {@link #featurize(float[], int, long, MemorySegment, long, int)} into a heap array. */
@@ -202,10 +224,10 @@ public final class Featurizer {
     if (executor == null) {
       throw new IllegalArgumentException("executor is null");
     }
-    validate(rows, n, firstRowId, out, outOffset, draw);
+    validate(rows, n, firstRowId, null, out, outOffset, draw);
     int tasks = (int) Math.min(MAX_TASKS, Math.max(1, n / MIN_TASK_ROWS));
     if (tasks <= 1) {
-      run(rows, 0, n, firstRowId, out, outOffset, draw);
+      run(rows, 0, n, firstRowId, null, out, outOffset, draw);
       return;
     }
     // Task boundaries on multiples of ROW_CHUNK keep the chunks of a task full.
@@ -217,7 +239,8 @@ public final class Featurizer {
         executor,
         task -> {
           int from = task * rowsPerTask;
-          run(rows, from, Math.min(n, from + rowsPerTask), firstRowId, out, outOffset, draw);
+          run(rows, from, Math.min(n, from + rowsPerTask), firstRowId, null, out, outOffset,
+              draw);
         });
   }
 
@@ -245,10 +268,10 @@ public final class Featurizer {
 
   // ---- the fused pass
 
-  /** Rows [from, to) of a validated call. */
+  /** Rows [from, to) of a validated call; row r's id is ids[r], or firstRowId + r without ids. */
   private void run(
-      float[] rows, int from, int to, long firstRowId, MemorySegment out, long outOffset,
-      int draw) {
+      float[] rows, int from, int to, long firstRowId, long[] ids, MemorySegment out,
+      long outOffset, int draw) {
     int d = spec.inputDim();
     int m = spec.features();
     int bits = spec.bits();
@@ -266,7 +289,7 @@ public final class Featurizer {
         int count = Math.min(block, m - f0);
         projection.project(rows, r0 * d, chunk, f0, count, t, 0);
         for (int r = 0; r < chunk; r++) {
-          long rowId = firstRowId + r0 + r;
+          long rowId = ids != null ? ids[r0 + r] : firstRowId + r0 + r;
           long rowStart = outOffset + (long) (r0 + r) * rowBytes;
           if (COSINE.map(t, r * count, phases, f0, s, values, 0, count)) {
             throw overflow(t, r * count, f0, count, r0 + r, rowId);
@@ -305,8 +328,8 @@ public final class Featurizer {
         "row " + row + " (row id " + rowId + "): a cosine argument is not finite");
   }
 
-  private void validate(
-      float[] rows, int n, long firstRowId, MemorySegment out, long outOffset, int draw) {
+  private void validate(float[] rows, int n, long firstRowId, long[] ids, MemorySegment out,
+      long outOffset, int draw) {
     int d = spec.inputDim();
     if (n < 0) {
       throw new IllegalArgumentException("n is " + n + ", expected >= 0");
@@ -346,8 +369,9 @@ public final class Featurizer {
       if (!Float.isFinite(v)) {
         int row = i / d;
         throw new IllegalArgumentException(
-            "rows[" + i + "] (row " + row + ", row id " + (firstRowId + row) + ", column "
-                + (i % d) + ") is " + v + ", expected finite inputs");
+            "rows[" + i + "] (row " + row + ", row id "
+                + (ids != null ? ids[row] : firstRowId + row) + ", column " + (i % d) + ") is "
+                + v + ", expected finite inputs");
       }
     }
   }

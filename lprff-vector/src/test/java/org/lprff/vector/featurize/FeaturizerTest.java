@@ -83,6 +83,44 @@ class FeaturizerTest {
 
   // ---- determinism
 
+  /**
+   * Rows with explicit ids in any order (a shuffled partition's) get the bytes of one-row calls
+   * at those ids; a short or negative id list and a NaN are refused, naming the index or the id.
+   */
+  @Test
+  void explicitRowIdsInAnyOrderGiveEachIdsBytes() {
+    int n = 300;
+    int d = 5;
+    float[] rows = gaussianRows(n, d, 3);
+    long[] ids = new long[n];
+    SplittableRandom random = new SplittableRandom(4);
+    for (int r = 0; r < n; r++) {
+      ids[r] = random.nextLong(1L << 40);
+    }
+    for (int bits : new int[] {1, 4, 32}) {
+      Featurizer f = Featurizer.of(spec(KERNELS.get(0), "circulant", d, 70, bits,
+          Quantizer.STOCHASTIC, 8));
+      int rb = f.rowBytes();
+      byte[] expected = new byte[n * rb];
+      for (int r = 0; r < n; r++) {
+        f.featurize(Arrays.copyOfRange(rows, r * d, (r + 1) * d), 1, ids[r], expected, r * rb);
+      }
+      byte[] got = new byte[n * rb];
+      f.featurize(rows, n, ids, MemorySegment.ofArray(got), 0);
+      assertArrayEquals(expected, got, "b = " + bits);
+    }
+    Featurizer f = Featurizer.of(spec(KERNELS.get(0), "dense", d, 16, 4, Quantizer.STOCHASTIC, 8));
+    MemorySegment out = MemorySegment.ofArray(new byte[n * f.rowBytes()]);
+    assertMessage("rowIds has 2 ids, expected n = 3",
+        () -> f.featurize(rows, 3, new long[] {1, 2}, out, 0));
+    assertMessage("rowIds[1] is -5, expected >= 0",
+        () -> f.featurize(rows, 2, new long[] {1, -5}, out, 0));
+    float[] bad = rows.clone();
+    bad[d + 2] = Float.NaN;
+    assertMessage("(row 1, row id 77, column 2) is NaN",
+        () -> f.featurize(bad, 2, new long[] {9, 77}, out, 0));
+  }
+
   @Test
   void bytesDoNotDependOnBatchSplitsOrThreads() throws Exception {
     int n = 250;
