@@ -8,8 +8,11 @@ import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.Params;
 import org.apache.spark.sql.Dataset;
 
-/** The params both estimators add to Spark's, with their defaults, and the fit they drive. */
-final class EstimatorParams implements Serializable {
+/**
+ * The LP-RFF params of an estimator ({@link LpRffEstimator}), with their defaults, the state of
+ * a fit under way, and the fit they drive. Opaque to callers: they use the estimator's accessors.
+ */
+public final class EstimatorParams implements Serializable {
 
   private static final long serialVersionUID = 1L;
 
@@ -18,6 +21,9 @@ final class EstimatorParams implements Serializable {
   final DoubleParam regParam;
   final Param<String> validationIndicatorCol;
   final LongParam seed;
+  /** Not params, not saved: the progress callback, and the validation rows of a fit under way. */
+  transient Consumer<String> progress;
+  transient Dataset<?> validationRows;
 
   EstimatorParams(Params owner, String uid) {
     rowIdCol = new Param<>(uid, "rowIdCol", "the row ids (long): the seeded split reads them");
@@ -33,12 +39,12 @@ final class EstimatorParams implements Serializable {
     owner.setDefault(seed, 1L);
   }
 
-  DistributedFit.Fitted fit(Params owner, Dataset<?> dataset, Dataset<?> validation,
-      String features, String label, boolean classification, Consumer<String> progress) {
+  DistributedFit.Fitted fit(Params owner, Dataset<?> dataset, String features, String label,
+      boolean classification) {
     String indicator = owner.isDefined(validationIndicatorCol)
         ? owner.getOrDefault(validationIndicatorCol) : null;
     Double l2 = owner.isDefined(regParam) ? (Double) owner.getOrDefault(regParam) : null;
-    return DistributedFit.run(dataset, validation,
+    return DistributedFit.run(dataset, validationRows,
         new DistributedFit.Columns(features, label, owner.getOrDefault(rowIdCol), indicator),
         classification, owner.getOrDefault(solver), l2, (Long) owner.getOrDefault(seed),
         progress);

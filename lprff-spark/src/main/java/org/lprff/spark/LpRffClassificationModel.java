@@ -7,12 +7,8 @@ import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.MLReader;
-import org.apache.spark.ml.util.MLWritable;
-import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.lprff.vector.featurize.FeaturizerSpec;
-import org.lprff.vector.train.LinearModel;
 
 /**
  * A fitted {@link LpRffClassifier}: rawPrediction, probability and prediction columns like any
@@ -22,7 +18,7 @@ import org.lprff.vector.train.LinearModel;
  */
 public final class LpRffClassificationModel
     extends ProbabilisticClassificationModel<byte[], LpRffClassificationModel>
-    implements MLWritable {
+    implements LpRffModel {
 
   private static final long serialVersionUID = 1L;
 
@@ -53,26 +49,14 @@ public final class LpRffClassificationModel
     return uid;
   }
 
-  public FeaturizerSpec spec() {
-    return data.spec();
-  }
-
-  public LinearModel weights() {
-    return data.model();
-  }
-
-  public double l2() {
-    return data.l2();
+  @Override
+  public LpRffModelData lprffData() {
+    return data;
   }
 
   @Override
   public int numClasses() {
     return data.classes();
-  }
-
-  /** What the fit reported: solver, selected_on, rows, passes, seconds, engine. */
-  public java.util.Map<String, String> training() {
-    return java.util.Collections.unmodifiableMap(data.training());
   }
 
   @Override
@@ -130,17 +114,6 @@ public final class LpRffClassificationModel
   @SuppressWarnings({"rawtypes", "unchecked"})
   public scala.Tuple3 findSummaryModel() {
     return super.findSummaryModel();
-  }
-
-  /** Writes the {@code .lprff} model file. */
-  public void export(String path) {
-    data.export(Path.of(path));
-  }
-
-  /** Spark ML persistence: {@code save(path)}, and the stage's data in a saved pipeline. */
-  @Override
-  public MLWriter write() {
-    return new ModelPersistence.Writer(this, data);
   }
 
   public static MLReader<LpRffClassificationModel> read() {

@@ -1,10 +1,6 @@
 package org.lprff.spark;
 
-import java.util.function.Consumer;
 import org.apache.spark.ml.classification.ProbabilisticClassifier;
-import org.apache.spark.ml.param.DoubleParam;
-import org.apache.spark.ml.param.LongParam;
-import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.DefaultParamsReader;
 import org.apache.spark.ml.util.DefaultParamsWritable;
@@ -22,15 +18,12 @@ import org.apache.spark.sql.types.DataTypes;
  */
 public final class LpRffClassifier
     extends ProbabilisticClassifier<byte[], LpRffClassifier, LpRffClassificationModel>
-    implements DefaultParamsWritable {
+    implements LpRffEstimator<LpRffClassifier, LpRffClassificationModel>, DefaultParamsWritable {
 
   private static final long serialVersionUID = 1L;
 
   private final String uid;
-  final EstimatorParams params;
-  private transient Consumer<String> progress;
-  /** The validation rows of the fit under way ({@link #fit(Dataset, Dataset)}), else null. */
-  private transient Dataset<?> validationRows;
+  private final EstimatorParams params;
 
   public LpRffClassifier() {
     this(Identifiable.randomUID("lpRffClassifier"));
@@ -49,41 +42,9 @@ public final class LpRffClassifier
     return uid;
   }
 
-  public Param<String> rowIdCol() { return params.rowIdCol; }
-  public Param<String> solver() { return params.solver; }
-  public DoubleParam regParam() { return params.regParam; }
-  public Param<String> validationIndicatorCol() { return params.validationIndicatorCol; }
-  public LongParam seed() { return params.seed; }
-
-  public LpRffClassifier setRowIdCol(String value) { set(params.rowIdCol, value); return this; }
-  public LpRffClassifier setSolver(String value) { set(params.solver, value); return this; }
-  public LpRffClassifier setRegParam(double value) { set(params.regParam, value); return this; }
-  public LpRffClassifier setValidationIndicatorCol(String value) {
-    set(params.validationIndicatorCol, value);
-    return this;
-  }
-  public LpRffClassifier setSeed(long value) { set(params.seed, value); return this; }
-
-  /** Where the training's progress lines go (null: nowhere). Not a param: not saved. */
-  public LpRffClassifier setProgress(Consumer<String> lines) {
-    this.progress = lines;
-    return this;
-  }
-
-  /**
-   * Fits with l2 chosen on {@code validation} (rows with the same columns, featurized with the
-   * same spec), which then joins the training rows for the closed form's refit.
-   */
-  public LpRffClassificationModel fit(Dataset<?> train, Dataset<?> validation) {
-    if (validation == null) {
-      throw new IllegalArgumentException("validation is null; use fit(train) for a seeded split");
-    }
-    validationRows = validation;
-    try {
-      return fit(train);
-    } finally {
-      validationRows = null;
-    }
+  @Override
+  public EstimatorParams lprffParams() {
+    return params;
   }
 
   @Override
@@ -93,8 +54,8 @@ public final class LpRffClassifier
 
   @Override
   public LpRffClassificationModel train(Dataset<?> dataset) {
-    DistributedFit.Fitted fitted = params.fit(this, dataset, validationRows, getFeaturesCol(),
-        getLabelCol(), true, progress);
+    DistributedFit.Fitted fitted =
+        params.fit(this, dataset, getFeaturesCol(), getLabelCol(), true);
     return new LpRffClassificationModel(uid, LpRffModelData.of(fitted.spec(), fitted.report()));
   }
 

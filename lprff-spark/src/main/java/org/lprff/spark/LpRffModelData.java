@@ -19,9 +19,10 @@ import org.lprff.vector.train.TrainingReport;
  * The fitted linear model of an LP-RFF Spark model, serializable (Spark ships a model to the
  * executors inside its prediction UDF): the spec as its {@code lprff.*} strings, the weights and
  * biases as arrays, and what the training report says. Scores one packed row at a time, and
- * exports itself as the project's {@code .lprff} model file.
+ * exports itself as the project's {@code .lprff} model file. Opaque to callers: they use the
+ * model's accessors ({@link LpRffModel}).
  */
-final class LpRffModelData implements Serializable {
+public final class LpRffModelData implements Serializable {
 
   private static final long serialVersionUID = 1L;
 

@@ -3,13 +3,9 @@ package org.lprff.spark;
 import java.nio.file.Path;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.MLReader;
-import org.apache.spark.ml.util.MLWritable;
-import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.ml.regression.RegressionModel;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.lprff.vector.featurize.FeaturizerSpec;
-import org.lprff.vector.train.LinearModel;
 
 /**
  * A fitted {@link LpRffRegressor}: predicts from the packed feature column like any Spark ML
@@ -18,7 +14,7 @@ import org.lprff.vector.train.LinearModel;
  */
 public final class LpRffRegressionModel
     extends RegressionModel<byte[], LpRffRegressionModel>
-    implements MLWritable {
+    implements LpRffModel {
 
   private static final long serialVersionUID = 1L;
 
@@ -49,22 +45,9 @@ public final class LpRffRegressionModel
     return uid;
   }
 
-  public FeaturizerSpec spec() {
-    return data.spec();
-  }
-
-  public LinearModel weights() {
-    return data.model();
-  }
-
-  /** The l2 the fit chose (or was given). */
-  public double l2() {
-    return data.l2();
-  }
-
-  /** What the fit reported: solver, selected_on, rows, passes, seconds, engine. */
-  public java.util.Map<String, String> training() {
-    return java.util.Collections.unmodifiableMap(data.training());
+  @Override
+  public LpRffModelData lprffData() {
+    return data;
   }
 
   @Override
@@ -80,17 +63,6 @@ public final class LpRffRegressionModel
   @Override
   public double predict(byte[] features) {
     return data.scores(features)[0];
-  }
-
-  /** Writes the {@code .lprff} model file. */
-  public void export(String path) {
-    data.export(Path.of(path));
-  }
-
-  /** Spark ML persistence: {@code save(path)}, and the stage's data in a saved pipeline. */
-  @Override
-  public MLWriter write() {
-    return new ModelPersistence.Writer(this, data);
   }
 
   public static MLReader<LpRffRegressionModel> read() {
