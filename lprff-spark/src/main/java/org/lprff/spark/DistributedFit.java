@@ -102,16 +102,17 @@ final class DistributedFit {
   private static SparkPartitions partitions(Dataset<Row> rows, Columns columns,
       boolean classification, FeaturizerSpec spec, List<JavaRDD<?>> cached) {
     Dataset<Row> selected = rows.select(columns.features(), columns.label(), columns.rowId());
+    String features = columns.features();
     String label = columns.label();
     int rowBytes = spec.rowBytes();
     JavaRDD<PackedBlock> blocks = selected.javaRDD()
-        .mapPartitions(it -> blocks(it, rowBytes, classification, label));
+        .mapPartitions(it -> blocks(it, rowBytes, classification, features, label));
     return SparkPartitions.of(blocks, spec.features(), spec.bits(), cached);
   }
 
   /** A partition's rows as blocks of {@link #BLOCK_ROWS}. */
   private static Iterator<PackedBlock> blocks(Iterator<Row> rows, int rowBytes,
-      boolean classification, String label) {
+      boolean classification, String features, String label) {
     List<PackedBlock> out = new ArrayList<>();
     while (rows.hasNext()) {
       byte[] f = new byte[BLOCK_ROWS * rowBytes];
@@ -122,18 +123,9 @@ final class DistributedFit {
       while (n < BLOCK_ROWS && rows.hasNext()) {
         Row row = rows.next();
         ids[n] = InputRows.rowId(row, 2);
-        byte[] bytes = (byte[]) row.get(0);
-        if (bytes == null || bytes.length != rowBytes) {
-          throw new IllegalArgumentException("the packed features of the row with id " + ids[n]
-              + " have " + (bytes == null ? "no" : bytes.length) + " bytes, the column's spec says "
-              + rowBytes);
-        }
-        System.arraycopy(bytes, 0, f, n * rowBytes, rowBytes);
-        if (row.isNullAt(1)) {
-          throw new IllegalArgumentException("label column '" + label + "' is null in the row"
-              + " with id " + ids[n]);
-        }
-        double y = ((Number) row.get(1)).doubleValue();
+        System.arraycopy(FeatureColumn.packedRow(row, 0, features, ids[n], rowBytes), 0, f,
+            n * rowBytes, rowBytes);
+        double y = FeatureColumn.label(row, 1, label, ids[n]);
         if (classification) {
           if (!(y >= 0) || y != Math.rint(y) || y > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("label column '" + label + "' is " + y

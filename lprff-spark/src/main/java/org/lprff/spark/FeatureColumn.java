@@ -3,6 +3,7 @@ package org.lprff.spark;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.ml.linalg.SQLDataTypes;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -66,6 +67,29 @@ public final class FeatureColumn {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("column '" + column + "': " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The packed bytes of {@code row}'s field {@code index} (column {@code column}), refusing a null
+   * or a value of other than the spec's {@code rowBytes}, naming the row id.
+   */
+  static byte[] packedRow(Row row, int index, String column, long id, int rowBytes) {
+    byte[] bytes = (byte[]) row.get(index);
+    if (bytes == null || bytes.length != rowBytes) {
+      throw new IllegalArgumentException("column '" + column + "' has "
+          + (bytes == null ? "null" : bytes.length + " bytes") + " in the row with id " + id
+          + ", its spec says " + rowBytes + " bytes");
+    }
+    return bytes;
+  }
+
+  /** The label of {@code row}'s field {@code index} (column {@code column}), refusing a null. */
+  static double label(Row row, int index, String column, long id) {
+    if (row.isNullAt(index)) {
+      throw new IllegalArgumentException("label column '" + column + "' is null in the row with id "
+          + id);
+    }
+    return ((Number) row.get(index)).doubleValue();
   }
 
   /** The field of {@code column}, or an error naming the columns there are. */

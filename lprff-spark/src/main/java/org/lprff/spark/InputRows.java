@@ -54,8 +54,8 @@ final class InputRows {
 
   /**
    * Reads the row id and input vector of Spark's internal rows (the transformer's path: no
-   * conversion to external rows), checking every value: the
-   * messages name the column, the row id, the index and the value.
+   * conversion to external rows), checking every value: the messages name the column, the row
+   * id, the index and the value.
    *
    * @param vector the input is an ml vector (else an array of float or double)
    * @param floats the input is an array of float

@@ -117,7 +117,8 @@ public final class LpRffClassificationModel
   }
 
   public static MLReader<LpRffClassificationModel> read() {
-    return new ModelPersistence.Reader<>(LpRffClassificationModel.class, LpRffClassificationModel::new);
+    return new ModelPersistence.Reader<>(LpRffClassificationModel.class,
+        LpRffClassificationModel::new);
   }
 
   /** A model saved by {@code save(path)}; {@link #fromModelFile} reads a {@code .lprff} file. */

@@ -74,19 +74,10 @@ public final class LpRffFiles {
       while (rows.hasNext()) {
         Row row = rows.next();
         ids[n] = InputRows.rowId(row, 1);
-        byte[] bytes = (byte[]) row.get(0);
-        if (bytes == null || bytes.length != rowBytes) {
-          throw new IllegalArgumentException("column '" + featuresCol + "' has "
-              + (bytes == null ? "null" : bytes.length + " bytes") + " in the row with id "
-              + ids[n] + ", its spec says " + rowBytes + " bytes");
-        }
-        System.arraycopy(bytes, 0, features, n * rowBytes, rowBytes);
+        System.arraycopy(FeatureColumn.packedRow(row, 0, featuresCol, ids[n], rowBytes), 0,
+            features, n * rowBytes, rowBytes);
         if (labelled) {
-          if (row.isNullAt(2)) {
-            throw new IllegalArgumentException("label column '" + labelCol
-                + "' is null in the row with id " + ids[n]);
-          }
-          y[n] = ((Number) row.get(2)).floatValue();
+          y[n] = (float) FeatureColumn.label(row, 2, labelCol, ids[n]);
         }
         if (++n == batch) {
           writer.writeFeaturized(features, 0, n, y, ids);

@@ -66,7 +66,6 @@ public final class ConjugateGradientRidge {
   private final int s;
   /** Zs Zs^T, s x s. */
   private final double[] sketchGram;
-  private final float[] vf;
   private long passes;
 
   private ConjugateGradientRidge(Partitions rows, int m, long n, double[] mean,
@@ -82,7 +81,6 @@ public final class ConjugateGradientRidge {
     this.sketch = sketch;
     this.s = s;
     this.sketchGram = sketchGram;
-    this.vf = new float[m];
   }
 
   /** {@link #prepare(Partitions, int, long, Executor)} on one local source. */
@@ -344,15 +342,15 @@ public final class ConjugateGradientRidge {
 
   /** out = A v = (Z^T Z v) / n - mu (mu . v) + lambda v: one pass. */
   private void apply(double[] v, double lambda, double[] out) {
+    float[] vf = new float[m]; // the pass's own copy: a cluster ships it
     for (int i = 0; i < m; i++) {
       vf[i] = (float) v[i];
     }
     passes++;
-    double[] normal = rows.sum(new NormalProduct(m, vf.clone()), executor);
-    System.arraycopy(normal, 0, out, 0, m);
+    double[] normal = rows.sum(new NormalProduct(m, vf), executor);
     double muV = dot(mean, v);
     for (int i = 0; i < m; i++) {
-      out[i] = out[i] / n - mean[i] * muV + lambda * v[i];
+      out[i] = normal[i] / n - mean[i] * muV + lambda * v[i];
     }
   }
 

@@ -26,14 +26,14 @@ final class DoubleVectors {
     }
   }
 
-  /** into[k] += from[k]: float partial sums gathered in double. */
-  /** into += from. */
+  /** into[k] += from[k]: two parts' double sums added. */
   static void addTo(double[] from, double[] into) {
-    for (int i = 0; i < into.length; i++) {
-      into[i] += from[i];
+    for (int k = 0; k < from.length; k++) {
+      into[k] += from[k];
     }
   }
 
+  /** into[k] += from[k]: float partial sums gathered in double. */
   static void addTo(float[] from, double[] into) {
     for (int k = 0; k < from.length; k++) {
       into[k] += from[k];
