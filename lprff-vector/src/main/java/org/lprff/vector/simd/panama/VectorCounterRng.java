@@ -11,12 +11,15 @@ import org.lprff.vector.simd.spi.CounterRngBody;
 import org.lprff.vector.simd.spi.Threefry;
 
 /**
- * Vector API Threefry-4x32: eight Threefry blocks at once, one per int lane.
+ * Vector API Threefry-4x32: eight or sixteen Threefry blocks at once, one per int lane.
  *
- * <p>The species is fixed at 256 bits (8 int lanes) rather than derived from {@link VectorShape}:
- * the column-to-counter mapping of {@code CounterRng} is defined on groups of 8 blocks, so that
- * the 8 lanes of output word w are 8 consecutive columns and no shuffle is needed. Wider machines
- * still run 256-bit vectors; narrower ones use the scalar body (the facade decides).
+ * <p>The column-to-counter mapping of {@code CounterRng} is defined on groups of 8 blocks, so that
+ * the 8 lanes of output word w are 8 consecutive columns and no shuffle is needed. One evaluation
+ * runs {@link #GROUPS} consecutive groups side by side: one on 256-bit machines, two on 512-bit
+ * ones (16 int lanes, blocks 8q..8q+15), which halves the Threefry work per column there. The last
+ * piece writes each group's 32 words in the group's own order, so callers see consecutive groups
+ * one after another whatever the width. Narrower machines use the scalar body (the facade
+ * decides).
  *
  * <p>The state of a group lives in an int[32] between pieces of 4, 4 and 5 rounds, and {@link
  * #group} hands the 32 words over in an int array instead of returning four vectors. Vectors stay
@@ -36,8 +39,16 @@ import org.lprff.vector.simd.spi.Threefry;
  */
 public final class VectorCounterRng implements CounterRngBody {
 
+  /** Eight lanes: what the consumers of a group's words read them with. */
   static final VectorSpecies<Integer> INTS = IntVector.SPECIES_256;
   static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_256;
+
+  /** The Threefry lanes: 16 on 512-bit machines (two groups per evaluation), else 8. */
+  static final VectorSpecies<Integer> BLOCKS =
+      VectorShape.preferredBits() >= 512 ? IntVector.SPECIES_512 : IntVector.SPECIES_256;
+
+  /** Groups of 8 blocks per evaluation of {@link #group}: 1 or 2. */
+  static final int GROUPS = BLOCKS.length() / 8;
 
   /** Columns per group: 8 blocks x 4 output words. */
   static final int GROUP = 32;
@@ -45,7 +56,11 @@ public final class VectorCounterRng implements CounterRngBody {
   /** Columns per group under the half-word mapping: 8 blocks x 4 words x 2 halves. */
   static final int HALF_GROUP = 64;
 
-  private static final IntVector LANE_INDEX = IntVector.zero(INTS).addIndex(1);
+  /** Words one evaluation writes: GROUPS x 32. */
+  static final int WORDS = GROUPS * GROUP;
+
+  private static final IntVector LANE_INDEX = IntVector.zero(BLOCKS).addIndex(1);
+  private static final int L = BLOCKS.length();
 
   /**
    * Key schedule of a seed: ks0, ks1 (the seed halves), ks2 = ks3 = 0 (the key's upper half is
@@ -60,9 +75,11 @@ public final class VectorCounterRng implements CounterRngBody {
   }
 
   /**
-   * Threefry-4x32-13 of the 8 blocks 8q..8q+7 of a row: output word w of block 8q + j goes to
-   * out[off + 8w + j], that is, columns 32q .. 32q + 31 in order. Rotation counts are literals (in
-   * the pieces) so that each rotation compiles to two immediate shifts and an OR on AVX2.
+   * Threefry-4x32-13 of the {@link #GROUPS} groups q, q + 1, ... of a row: output word w of block
+   * 8(q + g) + j goes to out[off + 32g + 8w + j], that is, columns 32q .. 32(q + GROUPS) - 1 in
+   * order ({@link #WORDS} ints). Rotation counts are literals (in the pieces) so that each rotation
+   * compiles to one rotate (AVX-512) or two immediate shifts and an OR (AVX2). Between pieces the
+   * state is kept word by word, x_w at out[off + L w].
    */
   static void group(int[] ks, int rowLo, int rowHi, int group, int draw, int[] out, int off) {
     firstFourRounds(ks, rowLo, rowHi, group, draw, out, off); // rounds 0..3, injection 1
@@ -77,9 +94,9 @@ public final class VectorCounterRng implements CounterRngBody {
   private static void firstFourRounds(
       int[] ks, int rowLo, int rowHi, int group, int draw, int[] state, int off) {
     IntVector x0 = LANE_INDEX.add(group * 8 + ks[0]);
-    IntVector x1 = IntVector.broadcast(INTS, rowLo + ks[1]);
-    IntVector x2 = IntVector.broadcast(INTS, rowHi + ks[2]);
-    IntVector x3 = IntVector.broadcast(INTS, draw + ks[3]);
+    IntVector x1 = IntVector.broadcast(BLOCKS, rowLo + ks[1]);
+    IntVector x2 = IntVector.broadcast(BLOCKS, rowHi + ks[2]);
+    IntVector x3 = IntVector.broadcast(BLOCKS, draw + ks[3]);
     x0 = x0.add(x1);
     x1 = rotl(x1, 10).lanewise(XOR, x0);
     x2 = x2.add(x3);
@@ -101,9 +118,9 @@ public final class VectorCounterRng implements CounterRngBody {
     x2 = x2.add(ks[3]);
     x3 = x3.add(ks[4] + 1);
     x0.intoArray(state, off);
-    x1.intoArray(state, off + 8);
-    x2.intoArray(state, off + 16);
-    x3.intoArray(state, off + 24);
+    x1.intoArray(state, off + L);
+    x2.intoArray(state, off + 2 * L);
+    x3.intoArray(state, off + 3 * L);
   }
 
   /**
@@ -112,10 +129,10 @@ public final class VectorCounterRng implements CounterRngBody {
    * comment.)
    */
   private static void middleFourRounds(int[] ks, int s, int[] state, int off) {
-    IntVector x0 = IntVector.fromArray(INTS, state, off);
-    IntVector x1 = IntVector.fromArray(INTS, state, off + 8);
-    IntVector x2 = IntVector.fromArray(INTS, state, off + 16);
-    IntVector x3 = IntVector.fromArray(INTS, state, off + 24);
+    IntVector x0 = IntVector.fromArray(BLOCKS, state, off);
+    IntVector x1 = IntVector.fromArray(BLOCKS, state, off + L);
+    IntVector x2 = IntVector.fromArray(BLOCKS, state, off + 2 * L);
+    IntVector x3 = IntVector.fromArray(BLOCKS, state, off + 3 * L);
     x0 = x0.add(x1);
     x1 = rotl(x1, 6).lanewise(XOR, x0);
     x2 = x2.add(x3);
@@ -137,9 +154,9 @@ public final class VectorCounterRng implements CounterRngBody {
     x2 = x2.add(ks[s + 2]);
     x3 = x3.add(ks[s + 3] + s);
     x0.intoArray(state, off);
-    x1.intoArray(state, off + 8);
-    x2.intoArray(state, off + 16);
-    x3.intoArray(state, off + 24);
+    x1.intoArray(state, off + L);
+    x2.intoArray(state, off + 2 * L);
+    x3.intoArray(state, off + 3 * L);
   }
 
   /**
@@ -148,10 +165,10 @@ public final class VectorCounterRng implements CounterRngBody {
    * Threefry-4x32-13 ends on this bare round: injection 4 would follow round 15.
    */
   private static void lastFiveRounds(int[] ks, int[] state, int off) {
-    IntVector x0 = IntVector.fromArray(INTS, state, off);
-    IntVector x1 = IntVector.fromArray(INTS, state, off + 8);
-    IntVector x2 = IntVector.fromArray(INTS, state, off + 16);
-    IntVector x3 = IntVector.fromArray(INTS, state, off + 24);
+    IntVector x0 = IntVector.fromArray(BLOCKS, state, off);
+    IntVector x1 = IntVector.fromArray(BLOCKS, state, off + L);
+    IntVector x2 = IntVector.fromArray(BLOCKS, state, off + 2 * L);
+    IntVector x3 = IntVector.fromArray(BLOCKS, state, off + 3 * L);
     x0 = x0.add(x1);
     x1 = rotl(x1, 10).lanewise(XOR, x0);
     x2 = x2.add(x3);
@@ -176,10 +193,24 @@ public final class VectorCounterRng implements CounterRngBody {
     x1 = rotl(x1, 6).lanewise(XOR, x0);
     x2 = x2.add(x3);
     x3 = rotl(x3, 20).lanewise(XOR, x2);
-    x0.intoArray(state, off);
-    x1.intoArray(state, off + 8);
-    x2.intoArray(state, off + 16);
-    x3.intoArray(state, off + 24);
+    if (GROUPS == 1) {
+      x0.intoArray(state, off);
+      x1.intoArray(state, off + 8);
+      x2.intoArray(state, off + 16);
+      x3.intoArray(state, off + 24);
+    } else {
+      // Lanes 8..15 are the second group: its words go 32 ints further (its own order).
+      storeGroups(x0, state, off);
+      storeGroups(x1, state, off + 8);
+      storeGroups(x2, state, off + 16);
+      storeGroups(x3, state, off + 24);
+    }
+  }
+
+  /** The two 8-lane halves of a 16-lane word: group q's at off, group q + 1's at off + 32. */
+  private static void storeGroups(IntVector x, int[] state, int off) {
+    ((IntVector) x.reinterpretShape(INTS, 0)).intoArray(state, off);
+    ((IntVector) x.reinterpretShape(INTS, 1)).intoArray(state, off + GROUP);
   }
 
   private static IntVector rotl(IntVector x, int n) {
@@ -199,13 +230,13 @@ public final class VectorCounterRng implements CounterRngBody {
     // Columns before the first whole group and after the last: the scalar function, which gives
     // the same bits by construction (same blocks, same words).
     int head = (int) Math.min(end, ((long) firstColumn + GROUP - 1) & -GROUP);
-    int tail = Math.max(head, end & -GROUP);
+    int tail = Math.max(head, head + (end - head) / WORDS * WORDS);
     ScalarCounterRng scalar = new ScalarCounterRng();
     scalar.fillBits(seed, row, firstColumn, draw, out, off, head - firstColumn);
     int[] ks = keySchedule(seed);
     int rowLo = (int) row;
     int rowHi = (int) (row >>> 32);
-    for (int c = head; c < tail; c += GROUP) {
+    for (int c = head; c < tail; c += WORDS) {
       group(ks, rowLo, rowHi, c >>> 5, draw, out, off + c - firstColumn);
     }
     scalar.fillBits(seed, row, tail, draw, out, off + tail - firstColumn, end - tail);
@@ -219,14 +250,24 @@ public final class VectorCounterRng implements CounterRngBody {
   }
 
   /**
-   * The 16-bit draws of the 8 columns at position p (a multiple of 8 in [0, 64)) of the 64
-   * columns that one {@link #group} gives under the half-word mapping: half p / 32 of the words
-   * at group index p mod 32.
+   * The 16-bit draws of the 8 columns at position p (a multiple of 8 in [0, 64 GROUPS)) of the
+   * columns that one {@link #group} gives under the half-word mapping: in group p / 64, half
+   * (p / 32) mod 2 of the words at index p mod 32.
    */
   static IntVector halfWords(int[] group, int off, int p) {
-    return IntVector.fromArray(INTS, group, off + (p & (GROUP - 1)))
-        .lanewise(VectorOperators.LSHR, (p >>> 5) << 4)
+    return IntVector.fromArray(INTS, group, off + halfWordIndex(p))
+        .lanewise(VectorOperators.LSHR, halfShift(p))
         .and(0xFFFF);
+  }
+
+  /** Where the word of half-word position p is in a {@link #group}'s output. */
+  static int halfWordIndex(int p) {
+    return ((p >>> 6) << 5) + (p & (GROUP - 1));
+  }
+
+  /** The shift that brings half-word position p's 16 bits down: 0 or 16. */
+  static int halfShift(int p) {
+    return ((p >>> 5) & 1) << 4;
   }
 
   @Override
@@ -235,17 +276,18 @@ public final class VectorCounterRng implements CounterRngBody {
     assert count >= 0 && firstColumn >= 0 && firstColumn + (long) count <= Integer.MAX_VALUE;
     int end = firstColumn + count;
     int head = (int) Math.min(end, ((long) firstColumn + HALF_GROUP - 1) & -HALF_GROUP);
-    int tail = Math.max(head, end & -HALF_GROUP);
+    int span = GROUPS * HALF_GROUP;
+    int tail = Math.max(head, head + (end - head) / span * span);
     ScalarCounterRng scalar = new ScalarCounterRng();
     scalar.fillBits16(seed, row, firstColumn, draw, out, off, head - firstColumn);
     int[] ks = keySchedule(seed);
     int rowLo = (int) row;
     int rowHi = (int) (row >>> 32);
-    int[] words = new int[GROUP];
-    for (int c = head; c < tail; c += HALF_GROUP) {
+    int[] words = new int[WORDS];
+    for (int c = head; c < tail; c += span) {
       group(ks, rowLo, rowHi, c >>> 6, draw, words, 0);
       int o = off + c - firstColumn;
-      for (int p = 0; p < HALF_GROUP; p += 8) {
+      for (int p = 0; p < span; p += 8) {
         halfWords(words, 0, p).intoArray(out, o + p);
       }
     }
@@ -258,17 +300,17 @@ public final class VectorCounterRng implements CounterRngBody {
     assert count >= 0 && firstColumn >= 0 && firstColumn + (long) count <= Integer.MAX_VALUE;
     int end = firstColumn + count;
     int head = (int) Math.min(end, ((long) firstColumn + GROUP - 1) & -GROUP);
-    int tail = Math.max(head, end & -GROUP);
+    int tail = Math.max(head, head + (end - head) / WORDS * WORDS);
     ScalarCounterRng scalar = new ScalarCounterRng();
     scalar.fillUniform(seed, row, firstColumn, draw, out, off, head - firstColumn);
     int[] ks = keySchedule(seed);
     int rowLo = (int) row;
     int rowHi = (int) (row >>> 32);
-    int[] words = new int[GROUP];
-    for (int c = head; c < tail; c += GROUP) {
+    int[] words = new int[WORDS];
+    for (int c = head; c < tail; c += WORDS) {
       group(ks, rowLo, rowHi, c >>> 5, draw, words, 0);
       int o = off + c - firstColumn;
-      for (int w = 0; w < GROUP; w += 8) {
+      for (int w = 0; w < WORDS; w += 8) {
         toUniform(IntVector.fromArray(INTS, words, w)).intoArray(out, o + w);
       }
     }
@@ -277,6 +319,6 @@ public final class VectorCounterRng implements CounterRngBody {
 
   @Override
   public String shape() {
-    return VectorShape.describe(INTS);
+    return VectorShape.describe(BLOCKS);
   }
 }

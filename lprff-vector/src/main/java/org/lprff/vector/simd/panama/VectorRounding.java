@@ -25,8 +25,9 @@ import org.lprff.vector.simd.spi.RoundingBody;
  * <p>Arithmetic is the scalar reference's, lane by lane (same float or double operations in the
  * same order, see {@link ScalarRounding}), so the bytes are identical. For b <= 8 one group of 8
  * Threefry blocks serves 64 features (16-bit draws, the half-word mapping of {@code CounterRng});
- * for b = 16 it serves 32 (whole 32-bit words). A call may start at any multiple of 8: the first
- * group is evaluated where the call starts, even mid-group.
+ * for b = 16 it serves 32 (whole 32-bit words); {@link VectorCounterRng} evaluates one or two
+ * groups at a time. A call may start at any multiple of 8: the first groups are evaluated where
+ * the call starts, even mid-group.
  */
 public final class VectorRounding implements RoundingBody {
 
@@ -121,29 +122,32 @@ public final class VectorRounding implements RoundingBody {
     int[] ks = VectorCounterRng.keySchedule(seed);
     int rowLo = (int) row;
     int rowHi = (int) (row >>> 32);
-    int[] random = new int[VectorCounterRng.GROUP]; // the 32 words of the current group
+    int[] random = new int[VectorCounterRng.WORDS]; // the words of the current groups
     int wordEnd = firstColumn + (count & -LANES); // columns covered by whole 8-column words
     int c = firstColumn;
     long o = byteOffset; // 8 columns take exactly `bits` bytes
+    int base = firstColumn; // the first column of the groups in `random`
     if (bits == 16) {
       int[] codes = new int[LANES]; // see store16
       for (; c < wordEnd; c += LANES, o += bits) {
-        int w = c & (VectorCounterRng.GROUP - LANES); // 8 x word index within the group
-        if (w == 0 || c == firstColumn) {
-          // One Threefry evaluation (8 blocks) gives the 32-bit words of 32 columns.
+        if (c == firstColumn || c - base >= VectorCounterRng.WORDS) {
+          // One Threefry evaluation gives the 32-bit words of 32 columns per group.
+          base = c & -VectorCounterRng.GROUP;
           VectorCounterRng.group(ks, rowLo, rowHi, c >>> 5, draw, random, 0);
         }
+        int w = c - base;
         store16(values, off + c - firstColumn, lo, step,
             uniformDouble(random, w), uniformDouble(random, w + 4), codes, out, o);
       }
     } else {
+      int span = VectorCounterRng.GROUPS * VectorCounterRng.HALF_GROUP;
       for (; c < wordEnd; c += LANES, o += bits) {
-        int p = c & (VectorCounterRng.HALF_GROUP - LANES); // position within the 64 columns
-        if (p == 0 || c == firstColumn) {
-          // Half-word mapping: one Threefry evaluation (8 blocks) gives 64 columns.
+        if (c == firstColumn || c - base >= span) {
+          // Half-word mapping: one Threefry evaluation gives 64 columns per group.
+          base = c & -VectorCounterRng.HALF_GROUP;
           VectorCounterRng.group(ks, rowLo, rowHi, c >>> 6, draw, random, 0);
         }
-        FloatVector u = VectorCounterRng.toUniform16(VectorCounterRng.halfWords(random, 0, p));
+        FloatVector u = VectorCounterRng.toUniform16(VectorCounterRng.halfWords(random, 0, c - base));
         store(floatCodes(scaled(values, off + c - firstColumn, lo, step), u, bits), bits, out, o);
       }
     }
