@@ -1,8 +1,11 @@
 package org.lprff.vector.featurize;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.simd.VectorizationProvider;
 import org.lprff.vector.simd.spi.CosineBody;
+import org.lprff.vector.simd.spi.CosineCodesBody;
 
 /**
  * The cosine step of a random Fourier feature map: {@code out[i] = s * cos(t[i] + a[i])}, with
@@ -38,6 +41,8 @@ import org.lprff.vector.simd.spi.CosineBody;
 public final class CosineFeatures {
 
   static final CosineBody BODY = VectorizationProvider.get().cosine();
+
+  static final CosineCodesBody CODES = VectorizationProvider.get().cosineCodes();
 
   private CosineFeatures() {}
 
@@ -89,6 +94,63 @@ public final class CosineFeatures {
     }
     if (BODY.map(t, tOff, a, aOff, s, out, outOff, n)) {
       throw nonFinite(t, tOff, a, aOff, out, outOff, n);
+    }
+  }
+
+  /**
+   * The cosine step fused with quantization, for b <= 8: the b-bit codes of {@code s cos(fl(t[tOff
+   * + i] + a[aOff + i]))}, i in [0, n), on the LP-RFF grid of b bits (lo = -s, step = 2 s /
+   * (2^b - 1); the codes do not depend on s), packed from {@code byteOffset} as columns {@code
+   * firstColumn + i} of row {@code rowId}: what {@link Featurizer} writes. The cosine is taken at
+   * the precision b needs ({@code CosineCodes} in {@code simd.spi}: absolute error at most 1e-5
+   * for b <= 4 and 3e-7 for b = 8, below 2^-13 of a rounding step); stochastic rounding draws 16
+   * bits per feature from {@code CounterRng.bits16(seed, rowId, column, draw)} and is unbiased to
+   * 2^-16 of a step.
+   *
+   * @throws IllegalArgumentException naming the value if bits is not 1, 2, 4 or 8, n is negative,
+   *     a range does not fit, firstColumn is negative or not a multiple of 8, rowId or draw is
+   *     negative, out is read-only or too small, or an argument is NaN or infinite
+   */
+  public static void quantize(
+      float[] t, int tOff, float[] a, int aOff, int n, int bits, Quantizer quantizer, long seed,
+      long rowId, int firstColumn, int draw, MemorySegment out, long byteOffset) {
+    Objects.requireNonNull(t, "t");
+    Objects.requireNonNull(a, "a");
+    Objects.requireNonNull(quantizer, "quantizer");
+    Objects.requireNonNull(out, "out");
+    if (bits != 1 && bits != 2 && bits != 4 && bits != 8) {
+      throw new IllegalArgumentException("bits = " + bits + ", expected 1, 2, 4 or 8");
+    }
+    if (n < 0) {
+      throw new IllegalArgumentException("n = " + n + ", expected n >= 0");
+    }
+    checkRange("t", t.length, tOff, n);
+    checkRange("a", a.length, aOff, n);
+    if (firstColumn < 0 || firstColumn % 8 != 0 || firstColumn > Integer.MAX_VALUE - n) {
+      throw new IllegalArgumentException(
+          "firstColumn = " + firstColumn + ", expected a multiple of 8 >= 0 (columns up to 2^31)");
+    }
+    if (rowId < 0 || draw < 0) {
+      throw new IllegalArgumentException(
+          "rowId = " + rowId + ", draw = " + draw + ", expected both >= 0");
+    }
+    if (out.isReadOnly()) {
+      throw new IllegalArgumentException("out is a read-only segment");
+    }
+    long bytes = ((long) n * bits + 7) / 8;
+    if (byteOffset < 0 || byteOffset > out.byteSize() - bytes) {
+      throw new IllegalArgumentException("out has " + out.byteSize() + " bytes, needs byteOffset"
+          + " + ceil(n b / 8) = " + byteOffset + " + " + bytes);
+    }
+    if (CODES.quantize(t, tOff, a, aOff, n, bits, quantizer == Quantizer.STOCHASTIC, seed, rowId,
+        firstColumn, draw, out, byteOffset)) {
+      for (int i = 0; i < n; i++) {
+        if (!Float.isFinite(t[tOff + i] + a[aOff + i])) {
+          throw new IllegalArgumentException("t[" + (tOff + i) + "] + a[" + (aOff + i) + "] = "
+              + t[tOff + i] + " + " + a[aOff + i] + " is not finite (element " + i + " of n = "
+              + n + "); inputs must be finite");
+        }
+      }
     }
   }
 

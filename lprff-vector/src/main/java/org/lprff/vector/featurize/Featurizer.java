@@ -13,6 +13,8 @@ import org.lprff.vector.random.CounterRng;
 import org.lprff.vector.simd.ParallelTasks;
 import org.lprff.vector.simd.VectorizationProvider;
 import org.lprff.vector.simd.spi.CosineBody;
+import org.lprff.vector.simd.spi.CosineCodes;
+import org.lprff.vector.simd.spi.CosineCodesBody;
 import org.lprff.vector.simd.spi.RoundingBody;
 
 /**
@@ -24,13 +26,16 @@ import org.lprff.vector.simd.spi.RoundingBody;
  * of features (a multiple of the projection's preferred block and of 8): the projection of the
  * chunk onto the block goes into a thread-confined scratch array, then each row's block is turned
  * into cosines and quantized straight into its packed bytes. The n x m float matrix of the batch
- * never exists.
+ * never exists. For b <= 8 the cosine, the rounding and the packing are one kernel ({@code
+ * CosineCodesBody}, {@link CosineFeatures#quantize}), with the cosine computed at the precision b
+ * needs (an error below 2^-13 of a rounding step); b = 16 and 32 use the full-precision cosine.
  *
  * <p><b>Reproducibility.</b> The projection and phases derive from the seed alone; the stochastic
  * rounding of feature i of the row with id r uses {@link CounterRng}(seed, r, i, draw). Every byte
  * therefore depends only on (spec, row values, row id, draw): identical for any batch split,
- * thread count or executor. (Scalar and vector kernels, {@code lprff.vectorization}, may differ in the
- * last bits of a cosine and so in rare rounding decisions.)
+ * thread count or executor. (Scalar and vector kernels, {@code lprff.vectorization}, give the same
+ * bytes for b <= 8; for b = 16 and 32 they may differ in the last bits of a cosine and so in rare
+ * rounding decisions.)
  *
  * <p><b>Row ids</b> must be >= 0 (negative counter rows are the parameter streams of {@link
  * RandomParameters}); row r of a call has id {@code firstRowId + r}.
@@ -41,6 +46,7 @@ public final class Featurizer {
 
   private static final CosineBody COSINE = VectorizationProvider.get().cosine();
   private static final RoundingBody ROUNDING = VectorizationProvider.get().rounding();
+  private static final CosineCodesBody CODES = VectorizationProvider.get().cosineCodes();
 
   /** Rows per chunk: the chunk's projection block (ROW_CHUNK x block floats) stays in L2. */
   static final int ROW_CHUNK = 32;
@@ -172,6 +178,15 @@ public final class Featurizer {
    *     int)}, and if rowIds has fewer than n ids or a negative one (naming its index)
    */
   public void featurize(float[] rows, int n, long[] rowIds, MemorySegment out, long outOffset) {
+    featurize(rows, n, rowIds, out, outOffset, 0);
+  }
+
+  /**
+   * As {@link #featurize(float[], int, long[], MemorySegment, long)} with rounding draw {@code
+   * draw} (fresh draws per epoch for rows in a shuffled order).
+   */
+  public void featurize(
+      float[] rows, int n, long[] rowIds, MemorySegment out, long outOffset, int draw) {
     if (rowIds == null || rowIds.length < Math.max(n, 0)) {
       throw new IllegalArgumentException("rowIds has " + (rowIds == null ? "no" : rowIds.length)
           + " ids, expected n = " + n);
@@ -181,8 +196,8 @@ public final class Featurizer {
         throw new IllegalArgumentException("rowIds[" + r + "] is " + rowIds[r] + ", expected >= 0");
       }
     }
-    validate(rows, n, 0, rowIds, out, outOffset, 0);
-    run(rows, 0, n, 0, rowIds, out, outOffset, 0);
+    validate(rows, n, 0, rowIds, out, outOffset, draw);
+    run(rows, 0, n, 0, rowIds, out, outOffset, draw);
   }
 
   /** {@link #featurize(float[], int, long, MemorySegment, long, int)} into a heap array. */
@@ -291,22 +306,26 @@ public final class Featurizer {
         for (int r = 0; r < chunk; r++) {
           long rowId = ids != null ? ids[r0 + r] : firstRowId + r0 + r;
           long rowStart = outOffset + (long) (r0 + r) * rowBytes;
+          if (bits <= CosineCodes.MAX_BITS) {
+            // Cosine (at b's precision), rounding and packing in one pass; f0 is a multiple of
+            // 8, so feature f0 starts on byte f0 * bits / 8.
+            if (CODES.quantize(t, r * count, phases, f0, count, bits, stochastic, seed, rowId, f0,
+                draw, out, rowStart + (long) f0 / 8 * bits)) {
+              throw overflow(t, r * count, f0, count, r0 + r, rowId);
+            }
+            continue;
+          }
           if (COSINE.map(t, r * count, phases, f0, s, values, 0, count)) {
             throw overflow(t, r * count, f0, count, r0 + r, rowId);
           }
           if (bits == 32) {
             MemorySegment.copy(values, 0, out, LittleEndian.FLOAT, rowStart + 4L * f0, count);
+          } else if (stochastic) {
+            ROUNDING.quantizeStochastic(values, 0, count, bits, scale.lo(), scale.step(), seed,
+                rowId, f0, draw, out, rowStart + (long) f0 / 8 * bits);
           } else {
-            // f0 is a multiple of 8, so feature f0 starts on byte f0 * bits / 8.
-            long at = rowStart + (long) f0 / 8 * bits;
-            if (stochastic) {
-              ROUNDING.quantizeStochastic(
-                  values, 0, count, bits, scale.lo(), scale.step(), seed, rowId, f0, draw, out,
-                  at);
-            } else {
-              ROUNDING.quantizeNearest(
-                  values, 0, count, bits, scale.lo(), scale.step(), out, at);
-            }
+            ROUNDING.quantizeNearest(values, 0, count, bits, scale.lo(), scale.step(), out,
+                rowStart + (long) f0 / 8 * bits);
           }
         }
       }

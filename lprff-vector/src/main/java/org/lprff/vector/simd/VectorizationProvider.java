@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.lprff.vector.simd.panama.VectorCosine;
+import org.lprff.vector.simd.panama.VectorCosineCodes;
 import org.lprff.vector.simd.panama.VectorCounterRng;
 import org.lprff.vector.simd.panama.VectorDenseProjection;
 import org.lprff.vector.simd.panama.VectorFft;
@@ -16,6 +17,7 @@ import org.lprff.vector.simd.panama.VectorRounding;
 import org.lprff.vector.simd.panama.VectorShape;
 import org.lprff.vector.simd.panama.VectorUnpack;
 import org.lprff.vector.simd.scalar.ScalarCosine;
+import org.lprff.vector.simd.scalar.ScalarCosineCodes;
 import org.lprff.vector.simd.scalar.ScalarCounterRng;
 import org.lprff.vector.simd.scalar.ScalarDenseProjection;
 import org.lprff.vector.simd.scalar.ScalarFft;
@@ -27,6 +29,7 @@ import org.lprff.vector.simd.scalar.ScalarRounding;
 import org.lprff.vector.simd.scalar.ScalarUnpack;
 import org.lprff.vector.simd.spi.Body;
 import org.lprff.vector.simd.spi.CosineBody;
+import org.lprff.vector.simd.spi.CosineCodesBody;
 import org.lprff.vector.simd.spi.CounterRngBody;
 import org.lprff.vector.simd.spi.DenseProjectionBody;
 import org.lprff.vector.simd.spi.FftBody;
@@ -67,6 +70,7 @@ public final class VectorizationProvider {
   private final FftBody fft;
   private final InterleavedBody interleaved;
   private final CosineBody cosine;
+  private final CosineCodesBody cosineCodes;
   private final CounterRngBody counterRng;
   private final RoundingBody rounding;
   private final UnpackBody unpack;
@@ -81,6 +85,7 @@ public final class VectorizationProvider {
       fft = new VectorFft();
       interleaved = new VectorInterleaved();
       cosine = new VectorCosine();
+      cosineCodes = new VectorCosineCodes();
       counterRng = new VectorCounterRng();
       rounding = new VectorRounding();
       unpack = new VectorUnpack();
@@ -92,6 +97,7 @@ public final class VectorizationProvider {
       fft = new ScalarFft();
       interleaved = new ScalarInterleaved(fft);
       cosine = new ScalarCosine();
+      cosineCodes = new ScalarCosineCodes();
       counterRng = new ScalarCounterRng();
       rounding = new ScalarRounding();
       unpack = new ScalarUnpack();
@@ -186,6 +192,7 @@ public final class VectorizationProvider {
     bodies.put("cosine", cosine);
     bodies.put("counter rng", counterRng);
     bodies.put("rounding", rounding);
+    bodies.put("cosine codes", cosineCodes);
     bodies.put("unpack", unpack);
     bodies.put("products", products);
     bodies.put("gram", gram);
@@ -197,8 +204,8 @@ public final class VectorizationProvider {
   /**
    * A line for logs and benchmark reports: the implementation, then the bodies grouped by the
    * registers they run on, e.g. {@code vector: dense projection, fwht, ... (FloatVector 512-bit,
-   * 16 lanes); counter rng, rounding (IntVector 256-bit, 8 lanes); gram (DoubleVector 512-bit, 8
-   * lanes)}.
+   * 16 lanes); counter rng (IntVector 512-bit, 16 lanes); rounding (IntVector 256-bit, 8 lanes);
+   * gram (DoubleVector 512-bit, 8 lanes)}.
    */
   public String describe() {
     if (implementation == Implementation.SCALAR) {
@@ -240,6 +247,10 @@ public final class VectorizationProvider {
 
   public RoundingBody rounding() {
     return rounding;
+  }
+
+  public CosineCodesBody cosineCodes() {
+    return cosineCodes;
   }
 
   public UnpackBody unpack() {

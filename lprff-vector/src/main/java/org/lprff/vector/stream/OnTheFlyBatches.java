@@ -1,13 +1,9 @@
 package org.lprff.vector.stream;
 
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
 import java.util.NoSuchElementException;
 import java.util.concurrent.Executor;
 import org.lprff.vector.codec.PackedRows;
-import org.lprff.vector.codec.QuantizationScale;
-import org.lprff.vector.codec.Quantizer;
-import org.lprff.vector.codec.StochasticRounding;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.simd.ParallelTasks;
@@ -20,11 +16,10 @@ import org.lprff.vector.simd.ParallelTasks;
  *
  * <p><b>Bytes.</b> The features of the input row with index r (row id {@code firstRowId + r}) in
  * epoch e are identical, bit for bit, to {@code featurizer.featurize(rows, n, firstRowId, out, 0,
- * e)}'s row r, whatever the batch, shuffle or executor: a batch's rows are gathered, mapped to
- * float cosine features by the same featurizer at b = 32 (the projection and phases depend on the
- * seed only, and a row's values on the row only), then each row is quantized with its own row id
- * by {@link StochasticRounding}, whose randomness is a pure function of (seed, row id, feature,
- * draw). For b = 32 the float features are the batch.
+ * e)}'s row r, whatever the batch, shuffle or executor: a batch's rows are gathered and handed to
+ * the featurizer with their own row ids ({@link Featurizer#featurize(float[], int, long[],
+ * MemorySegment, long, int)}), whose rounding randomness is a pure function of (seed, row id,
+ * feature, draw); the fused pass goes straight from projections to packed codes.
  *
  * <p><b>Order.</b> Shuffled by default, as {@link InMemoryBatches}: epoch e visits the rows in the
  * order of a permutation drawn from (seed, e). {@link #ordered()} keeps the input order.
@@ -33,8 +28,8 @@ import org.lprff.vector.simd.ParallelTasks;
  * rows featurized on the executor and the calling thread; the bytes do not change.
  *
  * <p>The input rows are not copied and must not change while the source is in use; labels are
- * copied. Immutable and thread-safe; each iterator has its own buffers (a batch's raw rows, float
- * features, and its packed bytes in native memory, see {@link InMemoryBatches}).
+ * copied. Immutable and thread-safe; each iterator has its own buffers (a batch's raw rows and row
+ * ids, and its packed bytes in native memory, see {@link InMemoryBatches}).
  */
 public final class OnTheFlyBatches implements MiniBatchSource {
 
@@ -42,8 +37,6 @@ public final class OnTheFlyBatches implements MiniBatchSource {
   static final int MIN_TASK_ROWS = 64;
 
   private final Featurizer featurizer;
-  /** The same map at b = 32; the featurizer itself when b = 32. */
-  private final Featurizer floatFeaturizer;
   private final float[] inputs;
   private final int n;
   private final float[] targets;
@@ -53,10 +46,9 @@ public final class OnTheFlyBatches implements MiniBatchSource {
   private final Executor executor;
 
   private OnTheFlyBatches(
-      Featurizer featurizer, Featurizer floatFeaturizer, float[] inputs, int n, float[] targets,
-      int[] classes, long firstRowId, boolean shuffle, Executor executor) {
+      Featurizer featurizer, float[] inputs, int n, float[] targets, int[] classes,
+      long firstRowId, boolean shuffle, Executor executor) {
     this.featurizer = featurizer;
-    this.floatFeaturizer = floatFeaturizer;
     this.inputs = inputs;
     this.n = n;
     this.targets = targets;
@@ -88,20 +80,13 @@ public final class OnTheFlyBatches implements MiniBatchSource {
 
   private static OnTheFlyBatches create(
       Featurizer featurizer, float[] inputs, int n, float[] targets, int[] classes) {
-    FeaturizerSpec spec = featurizer.spec();
-    if (!spec.isFloat() && ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
-      throw new UnsupportedOperationException(
-          "on-the-fly packing reads float features from a float[] as little-endian bytes; this"
-              + " platform is " + ByteOrder.nativeOrder());
-    }
-    Featurizer floats = spec.isFloat() ? featurizer : Featurizer.of(spec.withBits(32));
-    return new OnTheFlyBatches(featurizer, floats, inputs, n, targets, classes, 0, true, null);
+    return new OnTheFlyBatches(featurizer, inputs, n, targets, classes, 0, true, null);
   }
 
   /** This source without shuffling: batches are consecutive input rows. */
   public OnTheFlyBatches ordered() {
     return new OnTheFlyBatches(
-        featurizer, floatFeaturizer, inputs, n, targets, classes, firstRowId, false, executor);
+        featurizer, inputs, n, targets, classes, firstRowId, false, executor);
   }
 
   /** This source with input row r having row id {@code firstRowId + r} (>= 0). */
@@ -111,7 +96,7 @@ public final class OnTheFlyBatches implements MiniBatchSource {
           "firstRowId is " + firstRowId + ", expected in [0, Long.MAX_VALUE - n]");
     }
     return new OnTheFlyBatches(
-        featurizer, floatFeaturizer, inputs, n, targets, classes, firstRowId, shuffle, executor);
+        featurizer, inputs, n, targets, classes, firstRowId, shuffle, executor);
   }
 
   /** This source featurizing each batch in parallel on {@code executor} and the calling thread. */
@@ -120,7 +105,7 @@ public final class OnTheFlyBatches implements MiniBatchSource {
       throw new IllegalArgumentException("executor is null");
     }
     return new OnTheFlyBatches(
-        featurizer, floatFeaturizer, inputs, n, targets, classes, firstRowId, shuffle, executor);
+        featurizer, inputs, n, targets, classes, firstRowId, shuffle, executor);
   }
 
   public Featurizer featurizer() {
@@ -158,8 +143,8 @@ public final class OnTheFlyBatches implements MiniBatchSource {
     private final int rowsPerTask;
     /** Raw rows of each task: the featurizer reads its input from index 0. */
     private final float[][] raw;
-    /** Float features of each task (b < 32). */
-    private final float[][] values;
+    /** Row ids of each task's rows. */
+    private final long[][] ids;
     private final MemorySegment out;
     private final float[] targetBuffer;
     private final int[] classBuffer;
@@ -184,7 +169,7 @@ public final class OnTheFlyBatches implements MiniBatchSource {
                 + " largest array");
       }
       this.raw = new float[tasks][rowsPerTask * d];
-      this.values = featurizer.spec().isFloat() ? null : new float[tasks][rowsPerTask * m];
+      this.ids = new long[tasks][rowsPerTask];
       this.out = InMemoryBatches.batchBuffer((long) rowBytes * capacity); // shared arena: any thread
       this.targetBuffer = targets == null ? null : new float[capacity];
       this.classBuffer = classes == null ? null : new int[capacity];
@@ -238,35 +223,16 @@ public final class OnTheFlyBatches implements MiniBatchSource {
 
     /** Rows [task * rowsPerTask, + count) of the batch into {@link #out}. */
     private void featurizeTask(int task, int count) {
-      FeaturizerSpec spec = featurizer.spec();
-      int d = spec.inputDim();
-      int m = spec.features();
+      int d = featurizer.spec().inputDim();
       int first = task * rowsPerTask;
       float[] rawRows = raw[task];
       for (int k = 0; k < count; k++) {
         int row = perm == null ? position + first + k : perm[position + first + k];
         System.arraycopy(inputs, row * d, rawRows, k * d, d);
       }
-      long outOffset = (long) first * rowBytes;
-      if (spec.isFloat()) {
-        // Row ids only steer rounding, which b = 32 does not do.
-        featurizer.featurize(rawRows, count, 0, out, outOffset, draw);
-        return;
-      }
-      float[] rowValues = values[task];
-      floatFeaturizer.featurize(rawRows, count, 0, MemorySegment.ofArray(rowValues), 0, 0);
-      QuantizationScale scale = featurizer.scale();
-      boolean stochastic = spec.quantizer() == Quantizer.STOCHASTIC;
-      for (int k = 0; k < count; k++) {
-        long rowId = idBuffer[first + k];
-        long at = outOffset + (long) k * rowBytes;
-        if (stochastic) {
-          StochasticRounding.quantizeStochastic(
-              rowValues, k * m, m, scale, spec.seed(), rowId, 0, draw, out, at);
-        } else {
-          StochasticRounding.quantizeNearest(rowValues, k * m, m, scale, 0, out, at);
-        }
-      }
+      long[] rowIds = ids[task];
+      System.arraycopy(idBuffer, first, rowIds, 0, count);
+      featurizer.featurize(rawRows, count, rowIds, out, (long) first * rowBytes, draw);
     }
   }
 

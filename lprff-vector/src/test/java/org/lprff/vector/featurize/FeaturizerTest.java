@@ -260,6 +260,10 @@ class FeaturizerTest {
             if (bits == 32) {
               ByteBuffer.wrap(expected, r * rb, rb).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer()
                   .put(z, r * m, m);
+            } else if (bits <= 8) {
+              // The cosine at b's precision, fused with the rounding (CosineFeatures.quantize).
+              CosineFeatures.quantize(t, r * m, a, 0, m, bits, q, seed, firstRowId + r, 0, draw,
+                  MemorySegment.ofArray(expected), (long) r * rb);
             } else if (q == Quantizer.STOCHASTIC) {
               StochasticRounding.quantizeStochastic(
                   z, r * m, m, sp.scale(), seed, firstRowId + r, 0, draw, expected, r * rb);

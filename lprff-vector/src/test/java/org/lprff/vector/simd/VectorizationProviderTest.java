@@ -13,7 +13,7 @@ class VectorizationProviderTest {
 
   private static final List<String> BODIES = List.of(
       "dense projection", "fwht", "fft", "interleaved", "cosine", "counter rng", "rounding",
-      "unpack", "products", "gram");
+      "cosine codes", "unpack", "products", "gram");
 
   @Test
   void vectorBodiesAreActiveOnThisMachineUnlessForcedOtherwise() {
@@ -62,14 +62,18 @@ class VectorizationProviderTest {
         "unpack", "products")) {
       assertEquals(floats, vector.bodies().get(name), name);
     }
-    // The counter generator is defined on 8 int lanes whatever the machine's width.
-    assertEquals("IntVector 256-bit, 8 lanes", vector.bodies().get("counter rng"));
+    // The counter generator is defined on groups of 8 int lanes: one group on 256-bit machines,
+    // two side by side on 512-bit ones. The general rounding stays on 8 lanes.
+    String blocks = bits >= 512 ? "IntVector 512-bit, 16 lanes" : "IntVector 256-bit, 8 lanes";
+    assertEquals(blocks, vector.bodies().get("counter rng"));
     assertEquals("IntVector 256-bit, 8 lanes", vector.bodies().get("rounding"));
+    assertEquals(floats + "; draws " + blocks, vector.bodies().get("cosine codes"));
     assertEquals("DoubleVector " + bits + "-bit, " + bits / 64 + " lanes",
         vector.bodies().get("gram"));
     String line = vector.describe();
     assertTrue(line.startsWith("vector: dense projection, fwht, fft, interleaved, cosine, unpack,"
         + " products (" + floats + ")"), line);
-    assertTrue(line.contains("counter rng, rounding (IntVector 256-bit, 8 lanes)"), line);
+    assertTrue(line.contains("rounding (IntVector 256-bit, 8 lanes)"), line);
+    assertTrue(line.contains("counter rng"), line);
   }
 }

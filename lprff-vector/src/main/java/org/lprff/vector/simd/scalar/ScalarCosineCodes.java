@@ -1,0 +1,39 @@
+package org.lprff.vector.simd.scalar;
+
+import java.lang.foreign.MemorySegment;
+import org.lprff.vector.simd.spi.CosineCodes;
+import org.lprff.vector.simd.spi.CosineCodesBody;
+
+/** The reference body: {@link CosineCodes} element by element, then {@link ScalarRounding}'s packing. */
+public final class ScalarCosineCodes implements CosineCodesBody {
+
+  /** Columns per batch of draws and codes (a multiple of 8, so batches start on a byte). */
+  private static final int BATCH = 512;
+
+  private final ScalarRounding packing = new ScalarRounding();
+
+  @Override
+  public boolean quantize(
+      float[] t, int tOff, float[] a, int aOff, int count, int bits, boolean stochastic,
+      long seed, long row, int firstColumn, int draw, MemorySegment out, long byteOffset) {
+    assert bits >= 1 && bits <= CosineCodes.MAX_BITS && count >= 0;
+    assert count == 0 || firstColumn % 8 == 0;
+    int[] draws = new int[Math.min(BATCH, count)];
+    int[] codes = new int[draws.length];
+    boolean sawNaN = false;
+    ScalarCounterRng rng = new ScalarCounterRng();
+    for (int done = 0; done < count; done += BATCH) {
+      int n = Math.min(BATCH, count - done);
+      if (stochastic) {
+        rng.fillBits16(seed, row, firstColumn + done, draw, draws, 0, n);
+      }
+      for (int i = 0; i < n; i++) {
+        float c = CosineCodes.cosine(t[tOff + done + i] + a[aOff + done + i], bits);
+        sawNaN |= Float.isNaN(c);
+        codes[i] = CosineCodes.code(c, stochastic ? draws[i] : CosineCodes.NEAREST_DRAW, bits);
+      }
+      packing.packCodes(codes, 0, n, bits, out, byteOffset + (long) done / 8 * bits);
+    }
+    return sawNaN;
+  }
+}

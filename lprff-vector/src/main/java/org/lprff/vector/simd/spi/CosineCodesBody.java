@@ -1,0 +1,27 @@
+package org.lprff.vector.simd.spi;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Body of the fused featurizer's last step for b <= 8: from the projections t and the phases a of
+ * a row's block straight to packed b-bit codes of s cos(fl(t + a)), with the cosine at the
+ * precision b needs and stochastic or nearest rounding, as {@link CosineCodes} defines (the
+ * scale s cancels: the codes of s cos x on the grid lo = -s, step = 2 s / (2^b - 1) are those of
+ * cos x on [-1, 1]).
+ *
+ * <p>Preconditions (asserted; the facade validates): b in {1, 2, 4, 8}, {@code firstColumn} a
+ * multiple of 8 (so {@code byteOffset} is where its bits start), ranges in bounds, {@code out}
+ * large enough for ceil(count b / 8) bytes.
+ */
+public interface CosineCodesBody extends Body {
+
+  /**
+   * Writes the codes of columns firstColumn .. firstColumn + count - 1 of row {@code row}, whose
+   * draws are {@code CounterRng.bits16(seed, row, column, draw)} when {@code stochastic}.
+   *
+   * @return {@code true} if some argument fl(t + a) is NaN or infinite (the caller then finds it)
+   */
+  boolean quantize(
+      float[] t, int tOff, float[] a, int aOff, int count, int bits, boolean stochastic,
+      long seed, long row, int firstColumn, int draw, MemorySegment out, long byteOffset);
+}
