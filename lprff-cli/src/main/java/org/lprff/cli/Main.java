@@ -15,8 +15,14 @@ public final class Main {
 
   private Main() {}
 
-  /** Runs the command line and exits the JVM with its exit code. */
+  /**
+   * Runs the command line and exits the JVM with its exit code. (The hidden first argument {@code
+   * --aot-training DIR} runs {@link StartupTraining}, the workload of the start-up cache.)
+   */
   public static void main(String[] args) {
+    if (args.length == 2 && args[0].equals("--aot-training")) {
+      System.exit(StartupTraining.run(java.nio.file.Path.of(args[1])));
+    }
     PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
     PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
     int code = run(out, err, args);
