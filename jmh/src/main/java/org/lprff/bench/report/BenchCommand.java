@@ -151,9 +151,12 @@ public final class BenchCommand implements Callable<Integer> {
             + "' is not a regular expression: " + e.getDescription());
       }
     }
-    if (threads < 1) {
-      throw new ParameterException(spec.commandLine(),
-          "--threads must be at least 1, not " + threads);
+    int cores = Runtime.getRuntime().availableProcessors();
+    // The common pool keeps one worker even at parallelism 0, so the pool's benchmarks cannot
+    // run on one thread; the one-thread figures are the kernels' and `fused`.
+    if (threads < 2 && threads != cores) {
+      throw new ParameterException(spec.commandLine(), "--threads must be at least 2, not "
+          + threads + " (the one-thread figures are measured in every run)");
     }
     Suite.Timing base = timingOverride != null ? timingOverride : quick ? Suite.QUICK : Suite.FULL;
     if (forks != null && forks < 0) {
@@ -162,7 +165,6 @@ public final class BenchCommand implements Callable<Integer> {
     Suite.Timing timing = forks == null ? base
         : new Suite.Timing(forks, base.warmups(), base.warmupMillis(), base.iterations(),
             base.iterationMillis());
-    int cores = Runtime.getRuntime().availableProcessors();
     if (timing.forks() == 0 && threads != cores) {
       throw new ParameterException(spec.commandLine(), "--threads " + threads
           + " needs forked JVMs (the common pool of this JVM is already sized for " + cores

@@ -86,8 +86,8 @@ public final class Charts {
     x.setTickUnit(new NumberTickUnit(1, new DecimalFormat("0")));
     x.setNumberFormatOverride(new DecimalFormat("0"));
     x.setRange(0.8, 40);
-    LogAxis y = new LogAxis("million feature values per second (median)");
-    y.setNumberFormatOverride(new DecimalFormat("#,##0.#"));
+    LogAxis y = new LogAxis("million feature values per second (median, log)");
+    decades(y);
     XYLineAndShapeRenderer r = lines(data.getSeriesCount());
     XYPlot plot = new XYPlot(data, x, y, r);
     ValueMarker reference = new ValueMarker(32, Color.GRAY,
@@ -171,6 +171,7 @@ public final class Charts {
     LogAxis x = new LogAxis("feature bytes one epoch reads (" + Suite.TRAINING_ROWS
         + " rows x m, log scale)");
     x.setBase(2);
+    x.setTickUnit(new NumberTickUnit(1));
     x.setNumberFormatOverride(new HumanBytes());
     NumberAxis y = new NumberAxis("epoch time, ms (median)");
     y.setAutoRangeIncludesZero(true);
@@ -194,7 +195,7 @@ public final class Charts {
     double hi = 200;
     for (Figures.RoofPoint p : roof.points()) {
       lo = Math.min(lo, p.intensity() / 2);
-      hi = Math.max(hi, p.intensity() * 2);
+      hi = Math.max(hi, p.intensity() * 10); // room for the labels right of the points
     }
     boolean ceilings = Double.isFinite(roof.peakFlopsPerSecond())
         && Double.isFinite(roof.bandwidthBytesPerSecond());
@@ -228,10 +229,10 @@ public final class Charts {
     }
     data.addSeries(kernels);
     LogAxis x = new LogAxis("arithmetic intensity, flop per byte of compulsory traffic (log)");
-    x.setNumberFormatOverride(new DecimalFormat("0.###"));
+    decades(x);
     x.setRange(lo, hi);
     LogAxis y = new LogAxis("achieved GFLOP/s (median, log)");
-    y.setNumberFormatOverride(new DecimalFormat("0.###"));
+    decades(y);
     XYLineAndShapeRenderer r = new XYLineAndShapeRenderer();
     int k = data.getSeriesCount() - 1;
     for (int i = 0; i < k; i++) {
@@ -256,6 +257,12 @@ public final class Charts {
     noData(plot, roof.points().isEmpty() && !ceilings);
     return new JFreeChart("Roofline: measured FMA peak and read bandwidth, each kernel placed",
         JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+  }
+
+  /** Ticks at the powers of ten only. */
+  private static void decades(LogAxis axis) {
+    axis.setTickUnit(new NumberTickUnit(1));
+    axis.setNumberFormatOverride(new DecimalFormat("#,##0.###"));
   }
 
   private static XYLineAndShapeRenderer lines(int series) {

@@ -41,7 +41,7 @@ class BenchCommandTest {
     assertTrue(none.err().contains("'NoSuchBenchmark' matches no benchmark"), none.err());
     Outcome threads = run("--threads", "0", "--list");
     assertEquals(2, threads.code());
-    assertTrue(threads.err().contains("--threads must be at least 1, not 0"), threads.err());
+    assertTrue(threads.err().contains("--threads must be at least 2, not 0"), threads.err());
     Outcome notInt = run("--threads", "two");
     assertEquals(2, notInt.code());
     assertTrue(notInt.err().contains("'two'"), notInt.err());
