@@ -1,0 +1,281 @@
+package org.lprff.bench.report;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.RunnerException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code lprff bench}: runs the suite ({@link Suite}) through JMH, times scikit-learn right
+ * before and after the featurizer benchmarks, and writes report.md, results.json and the plots.
+ */
+@Command(
+    name = "lprff bench",
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    description = {
+        "Measures the precision trade-off: runs the JMH suite (or the benchmarks --only selects)"
+            + " and writes into DIR: report.md (machine, tables, plots), results.json (every"
+            + " result, the scikit-learn timings, the derived figures) and four PNG plots:"
+            + " throughput vs bits per kernel, the featurizer beside scikit-learn, the"
+            + " memory-vs-speed frontier of training epochs per bit width, and a roofline on"
+            + " this machine's measured FMA peak and read bandwidth.",
+        "",
+        "The quick run takes at most about 5 minutes on 2 cores; the full run about 25 to 30"
+            + " (the report states its duration). Progress goes to standard error, JMH's own"
+            + " output to DIR/jmh.log.",
+        "",
+        "scikit-learn's RBFSampler is timed with python3 or $LPRFF_PYTHON (--python) when it"
+            + " can import numpy and scikit-learn; the report says so when it cannot.",
+        ""},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+        "0:every benchmark ran and the report is written",
+        "1:the report is written but some benchmarks failed (see DIR/jmh.log), or a failure",
+        "2:a usage error (an unknown option or a bad value)"})
+public final class BenchCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+  boolean help;
+
+  @Option(names = "--quick", description = "The quick suite: fewer shapes, short iterations.")
+  boolean quick;
+
+  @Option(names = "--out", paramLabel = "DIR",
+      description = "Output folder (created; files in it are replaced). Default:"
+          + " bench-results/<yyyyMMdd-HHmmss> under the current directory.")
+  Path out;
+
+  @Option(names = "--only", paramLabel = "REGEX",
+      description = "Only the suite's benchmarks whose Class.method contains a match of REGEX,"
+          + " e.g. 'Featurizer|MachineLimits'.")
+  String only;
+
+  @Option(names = "--threads", paramLabel = "N",
+      description = "Threads of the parallel benchmarks (fusedCommonPool, MachineLimitsBenchmark:"
+          + " the caller and N - 1 common-pool workers) and of scikit-learn's all-threads"
+          + " reference. Default: the available processors (${DEFAULT-VALUE}).")
+  int threads = Runtime.getRuntime().availableProcessors();
+
+  @Option(names = "--forks", paramLabel = "N",
+      description = "JMH forks per benchmark; 0 runs in this JVM (only to debug: the JIT"
+          + " profiles of the benchmarks then mix). Default: 1.")
+  Integer forks;
+
+  @Option(names = "--python", paramLabel = "PATH",
+      description = "The Python that times scikit-learn. Default: $LPRFF_PYTHON, else python3.")
+  String python = SklearnReference.defaultPython();
+
+  @Option(names = "--list", description = "Print the benchmarks the run would make and exit.")
+  boolean list;
+
+  private final List<Suite.Entry> entries;
+  private final Suite.Timing timingOverride;
+  private String[] args = new String[0];
+
+  /** The command on the suite of {@link Suite#ENTRIES}. */
+  public BenchCommand() {
+    this(Suite.ENTRIES, null);
+  }
+
+  /** The command on another suite and, if not null, other iteration settings (for tests). */
+  BenchCommand(List<Suite.Entry> entries, Suite.Timing timing) {
+    this.entries = List.copyOf(entries);
+    this.timingOverride = timing;
+  }
+
+  /** Runs {@code lprff bench} with these arguments and exits with its code. */
+  public static void main(String[] args) {
+    System.setProperty("java.awt.headless", "true");
+    PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+    PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+    int code = run(new BenchCommand(), out, err, args);
+    System.exit(code);
+  }
+
+  /** Runs the command with these streams and returns its exit code; never exits the JVM. */
+  static int run(BenchCommand command, PrintWriter out, PrintWriter err, String... args) {
+    command.args = args.clone();
+    CommandLine cl = new CommandLine(command);
+    cl.setOut(out);
+    cl.setErr(err);
+    cl.setParameterExceptionHandler((e, arguments) -> {
+      e.getCommandLine().getErr().println("lprff bench: " + e.getMessage());
+      e.getCommandLine().getErr().println("Try 'lprff bench --help'.");
+      return 2;
+    });
+    cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+      commandLine.getErr().println("lprff bench: " + e.getMessage());
+      return 1;
+    });
+    int code = cl.execute(args);
+    out.flush();
+    err.flush();
+    return code;
+  }
+
+  @Override
+  public Integer call() throws IOException, RunnerException {
+    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter stdout = spec.commandLine().getOut();
+    Pattern onlyPattern = null;
+    if (only != null) {
+      try {
+        onlyPattern = Pattern.compile(only);
+      } catch (PatternSyntaxException e) {
+        throw new ParameterException(spec.commandLine(), "--only '" + only
+            + "' is not a regular expression: " + e.getDescription());
+      }
+    }
+    int cores = Runtime.getRuntime().availableProcessors();
+    // The common pool keeps one worker even at parallelism 0, so the pool's benchmarks cannot
+    // run on one thread; the one-thread figures are the kernels' and `fused`.
+    if (threads < 2 && threads != cores) {
+      throw new ParameterException(spec.commandLine(), "--threads must be at least 2, not "
+          + threads + " (the one-thread figures are measured in every run)");
+    }
+    Suite.Timing base = timingOverride != null ? timingOverride : quick ? Suite.QUICK : Suite.FULL;
+    if (forks != null && forks < 0) {
+      throw new ParameterException(spec.commandLine(), "--forks must be 0 or more, not " + forks);
+    }
+    Suite.Timing timing = forks == null ? base
+        : new Suite.Timing(forks, base.warmups(), base.warmupMillis(), base.iterations(),
+            base.iterationMillis());
+    if (timing.forks() == 0 && threads != cores) {
+      throw new ParameterException(spec.commandLine(), "--threads " + threads
+          + " needs forked JVMs (the common pool of this JVM is already sized for " + cores
+          + " threads): drop --forks 0");
+    }
+    List<JmhSteps.Step> steps = JmhSteps.plan(entries, quick, onlyPattern);
+    if (steps.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "--only '" + only
+          + "' matches no benchmark of the " + (quick ? "quick" : "full") + " suite");
+    }
+    int total = steps.stream().mapToInt(JmhSteps.Step::count).sum();
+    if (list) {
+      for (JmhSteps.Step step : steps) {
+        for (Map<String, String> c : step.combinations()) {
+          StringBuilder line = new StringBuilder(c.get("#"));
+          c.forEach((k, v) -> {
+            if (!k.equals("#")) {
+              line.append(' ').append(k).append('=').append(v);
+            }
+          });
+          stdout.println(line);
+        }
+      }
+      stdout.println(total + " benchmarks");
+      return 0;
+    }
+
+    ZonedDateTime started = Report.now();
+    long startNanos = System.nanoTime();
+    Path dir = out != null ? out
+        : Path.of("bench-results", started.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    Files.createDirectories(dir);
+    MachineInfo machine = MachineInfo.detect(threads);
+    err.printf("lprff bench: %s run of %d benchmarks on %s (%s, %d lanes), %d threads -> %s%n",
+        quick ? "quick" : "full", total, machine.cpuModel(), machine.floatSpecies(),
+        machine.floatLanes(), threads, dir);
+    List<String> jvmArgs = new ArrayList<>();
+    if (threads != cores) {
+      jvmArgs.add("-Djava.util.concurrent.ForkJoinPool.common.parallelism=" + (threads - 1));
+    }
+    List<Measurement> measurements = new ArrayList<>();
+    SklearnReference reference = new SklearnReference(python);
+    SklearnReference.Result before = null;
+    SklearnReference.Result after = null;
+    List<int[]> shapes = featurizerShapes(steps);
+    List<Integer> sklearnThreads = threads == 1 ? List.of(1) : List.of(1, threads);
+    long sklearnNanos = 0;
+    List<String> failures = new ArrayList<>();
+    try (OutputStream logFile = Files.newOutputStream(dir.resolve("jmh.log"));
+        PrintStream log = new PrintStream(logFile, true, StandardCharsets.UTF_8)) {
+      JmhSteps.Progress progress = new JmhSteps.Progress(log, err, startNanos, total);
+      for (int k = 0; k < steps.size(); k++) {
+        JmhSteps.Step step = steps.get(k);
+        boolean featurizer = step.entry().part() == Suite.Part.FEATURIZER;
+        if (featurizer && before == null) {
+          long t0 = System.nanoTime();
+          err.printf("[%s] scikit-learn RBFSampler (before the featurizer), %s%n",
+              progress.clock(), python);
+          before = reference.time(shapes, sklearnThreads, "before", 7);
+          sklearnNanos += System.nanoTime() - t0;
+          if (!before.available()) {
+            err.println("  not measured: " + before.message());
+          }
+        }
+        for (RunResult r : JmhSteps.run(step, timing, jvmArgs, progress)) {
+          measurements.add(Measurement.of(r));
+        }
+        progress.closeStep();
+        boolean lastFeaturizer = featurizer && (k + 1 == steps.size()
+            || steps.get(k + 1).entry().part() != Suite.Part.FEATURIZER);
+        if (lastFeaturizer && before.available()) {
+          long t0 = System.nanoTime();
+          err.printf("[%s] scikit-learn RBFSampler (after the featurizer)%n", progress.clock());
+          after = reference.time(shapes, sklearnThreads, "after", 7);
+          sklearnNanos += System.nanoTime() - t0;
+        }
+      }
+      failures.addAll(progress.failures());
+    }
+    SklearnReference.Result sklearn = before == null
+        ? SklearnReference.Result.unavailable("no featurizer benchmark in this run")
+        : after == null ? before : SklearnReference.combine(before, after);
+    Duration duration = Duration.ofNanos(System.nanoTime() - startNanos);
+    Report.RunInfo run = new Report.RunInfo(
+        "lprff bench " + String.join(" ", args), quick, timing, started, duration,
+        duration.minusNanos(sklearnNanos), Duration.ofNanos(sklearnNanos), failures);
+    Report.write(dir, machine, run, new Figures(measurements, sklearn, threads));
+    err.printf("lprff bench: %d results in %s; report: %s%n", measurements.size(),
+        Report.human(duration), dir.resolve(Report.REPORT_MD));
+    if (!failures.isEmpty()) {
+      err.printf("lprff bench: %d benchmarks failed (see %s)%n", failures.size(),
+          dir.resolve("jmh.log"));
+      return 1;
+    }
+    return 0;
+  }
+
+  /** The (d, m, rows) of every featurizer benchmark the steps will run, in order. */
+  static List<int[]> featurizerShapes(List<JmhSteps.Step> steps) {
+    Set<List<Integer>> shapes = new LinkedHashSet<>();
+    for (JmhSteps.Step step : steps) {
+      if (step.entry().part() != Suite.Part.FEATURIZER) {
+        continue;
+      }
+      for (Map<String, String> c : step.combinations()) {
+        if (c.containsKey("d") && c.containsKey("m") && c.containsKey("rows")) {
+          shapes.add(List.of(Integer.parseInt(c.get("d")), Integer.parseInt(c.get("m")),
+              Integer.parseInt(c.get("rows"))));
+        }
+      }
+    }
+    return shapes.stream().map(s -> new int[] {s.get(0), s.get(1), s.get(2)}).toList();
+  }
+}

@@ -1,0 +1,322 @@
+package org.lprff.bench.report;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.geom.Ellipse2D;
+import java.awt.geom.Rectangle2D;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.text.DecimalFormat;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.annotations.XYTextAnnotation;
+import org.jfree.chart.axis.CategoryAxis;
+import org.jfree.chart.axis.CategoryLabelPositions;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.labels.StandardCategoryItemLabelGenerator;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.category.BarRenderer;
+import org.jfree.chart.renderer.category.StandardBarPainter;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.category.DefaultCategoryDataset;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+/** The four PNG plots of the report, drawn headless with JFreeChart. */
+public final class Charts {
+
+  static {
+    System.setProperty("java.awt.headless", "true");
+  }
+
+  public static final int WIDTH = 1200;
+  public static final int HEIGHT = 750;
+
+  public static final String BITS_PNG = "throughput-vs-bits.png";
+  public static final String SKLEARN_PNG = "featurizer-vs-sklearn.png";
+  public static final String FRONTIER_PNG = "training-frontier.png";
+  public static final String ROOFLINE_PNG = "roofline.png";
+
+  private static final Color[] PALETTE = {
+      new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728),
+      new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f),
+      new Color(0xbcbd22), new Color(0x17becf)};
+
+  private static final Font LABEL = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
+
+  private Charts() {}
+
+  /** Writes the four plots into {@code dir}. */
+  public static void writeAll(Figures figures, String subtitle, Path dir) throws IOException {
+    save(bits(figures.bitsCurves()), subtitle, dir.resolve(BITS_PNG));
+    save(featurizer(figures.featurizerVsSklearn(), figures.sklearn().available()), subtitle,
+        dir.resolve(SKLEARN_PNG));
+    save(frontier(figures.epochs()), subtitle, dir.resolve(FRONTIER_PNG));
+    save(roofline(figures.roofline()), subtitle, dir.resolve(ROOFLINE_PNG));
+  }
+
+  private static void save(JFreeChart chart, String subtitle, Path file) throws IOException {
+    chart.addSubtitle(new TextTitle(subtitle, new Font(Font.SANS_SERIF, Font.PLAIN, 12)));
+    chart.setBackgroundPaint(Color.WHITE);
+    ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, HEIGHT);
+  }
+
+  /** Plot 1: x = bits (log 2), y = M feature values/s (log), float32 marked as the reference. */
+  static JFreeChart bits(List<Figures.Curve> curves) {
+    XYSeriesCollection data = new XYSeriesCollection();
+    for (Figures.Curve c : curves) {
+      XYSeries s = new XYSeries(c.kernel() + " (" + c.per() + ")");
+      c.millionsPerSecond().forEach(s::add);
+      data.addSeries(s);
+    }
+    LogAxis x = new LogAxis("bits per feature (b = 32: float32)");
+    x.setBase(2);
+    x.setTickUnit(new NumberTickUnit(1, new DecimalFormat("0")));
+    x.setNumberFormatOverride(new DecimalFormat("0"));
+    x.setRange(0.8, 40);
+    LogAxis y = new LogAxis("million feature values per second (median, log)");
+    decades(y);
+    XYLineAndShapeRenderer r = lines(data.getSeriesCount());
+    XYPlot plot = new XYPlot(data, x, y, r);
+    ValueMarker reference = new ValueMarker(32, Color.GRAY,
+        new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1, new float[] {6, 4},
+            0));
+    reference.setLabel("float32 reference");
+    reference.setLabelFont(LABEL);
+    reference.setLabelAnchor(RectangleAnchor.TOP_LEFT);
+    reference.setLabelTextAnchor(TextAnchor.TOP_RIGHT);
+    plot.addDomainMarker(reference);
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+    plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+    noData(plot, curves.isEmpty());
+    return new JFreeChart("Throughput vs bits per kernel (one thread, vector bodies)",
+        JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+  }
+
+  /** Plot 2: M features/s per projection and width, beside scikit-learn, per (d, threads). */
+  static JFreeChart featurizer(List<Figures.VsSklearn> rows, boolean sklearnAvailable) {
+    DefaultCategoryDataset data = new DefaultCategoryDataset();
+    Map<String, Double> reference = new LinkedHashMap<>();
+    for (Figures.VsSklearn v : rows) {
+      String category = "d = " + v.d() + ", " + v.threads() + (v.threads() == 1 ? " thread" : " threads");
+      data.addValue(v.ours() / 1e6, v.projection() + (v.bits() == 32 ? " float32" : " " + v.bits() + "-bit"),
+          category);
+      if (!Double.isNaN(v.sklearn())) {
+        reference.put(category, v.sklearn() / 1e6);
+      }
+    }
+    reference.forEach((category, value) -> data.addValue(value, "scikit-learn RBFSampler float32", category));
+    NumberAxis y = new NumberAxis("million features per second (median)");
+    CategoryAxis x = new CategoryAxis("shape and threads (m = "
+        + (rows.isEmpty() ? "?" : rows.getFirst().m()) + ", " + (rows.isEmpty() ? "?" : rows.getFirst().rows())
+        + " rows per call)");
+    BarRenderer r = new BarRenderer();
+    r.setBarPainter(new StandardBarPainter());
+    r.setShadowVisible(false);
+    r.setItemMargin(0.02);
+    for (int i = 0; i < data.getRowCount(); i++) {
+      String series = (String) data.getRowKey(i);
+      if (series.startsWith("scikit-learn")) {
+        r.setSeriesPaint(i, Color.BLACK);
+      } else {
+        Color base = PALETTE[Figures.projectionOrder(series.substring(0, series.indexOf(' '))) % PALETTE.length];
+        r.setSeriesPaint(i, series.endsWith("float32") ? base.brighter() : base.darker());
+      }
+    }
+    r.setDefaultItemLabelGenerator(new StandardCategoryItemLabelGenerator("{2}", new DecimalFormat("0")));
+    r.setDefaultItemLabelsVisible(true);
+    r.setDefaultItemLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 9));
+    CategoryPlot plot = new CategoryPlot(data, x, y, r);
+    x.setCategoryLabelPositions(CategoryLabelPositions.STANDARD);
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+    if (rows.isEmpty()) {
+      plot.setNoDataMessage("FeaturizerBenchmark was not run");
+    }
+    JFreeChart chart = new JFreeChart(
+        "Featurizer beside scikit-learn" + (sklearnAvailable ? "" : " (scikit-learn not available)"),
+        JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+    return chart;
+  }
+
+  /** Plot 3: x = feature bytes an epoch reads (log), y = epoch time; one labelled point per b. */
+  static JFreeChart frontier(List<Figures.EpochPoint> points) {
+    XYSeriesCollection data = new XYSeriesCollection();
+    Map<Integer, XYSeries> byClasses = new LinkedHashMap<>();
+    XYPlot plot = new XYPlot();
+    for (Figures.EpochPoint p : points) {
+      XYSeries s = byClasses.computeIfAbsent(p.classes(),
+          c -> new XYSeries("SGD epoch, " + c + (c == 1 ? " output" : " outputs"), false));
+      s.add(p.featureBytes(), p.seconds() * 1e3);
+      XYTextAnnotation label = new XYTextAnnotation(
+          p.bits() == 32 ? "float32" : "b = " + p.bits(), p.featureBytes(), p.seconds() * 1e3);
+      label.setFont(LABEL);
+      label.setTextAnchor(TextAnchor.BOTTOM_LEFT);
+      plot.addAnnotation(label);
+    }
+    byClasses.values().forEach(data::addSeries);
+    LogAxis x = new LogAxis("feature bytes one epoch reads (" + Suite.TRAINING_ROWS
+        + " rows x m, log scale)");
+    x.setBase(2);
+    x.setTickUnit(new NumberTickUnit(1));
+    x.setNumberFormatOverride(new HumanBytes());
+    NumberAxis y = new NumberAxis("epoch time, ms (median)");
+    y.setAutoRangeIncludesZero(true);
+    plot.setDataset(data);
+    plot.setDomainAxis(x);
+    plot.setRangeAxis(y);
+    plot.setRenderer(lines(data.getSeriesCount()));
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+    plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+    noData(plot, points.isEmpty());
+    return new JFreeChart("Memory vs speed: one training epoch per bit width",
+        JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+  }
+
+  /** Plot 4: log-log roofline, the measured ceilings and each kernel as a labelled point. */
+  static JFreeChart roofline(Figures.Roofline roof) {
+    XYSeriesCollection data = new XYSeriesCollection();
+    XYPlot plot = new XYPlot();
+    double lo = 0.05;
+    double hi = 200;
+    for (Figures.RoofPoint p : roof.points()) {
+      lo = Math.min(lo, p.intensity() / 2);
+      hi = Math.max(hi, p.intensity() * 10); // room for the labels right of the points
+    }
+    boolean ceilings = Double.isFinite(roof.peakFlopsPerSecond())
+        && Double.isFinite(roof.bandwidthBytesPerSecond());
+    if (ceilings) {
+      XYSeries line = new XYSeries(String.format(
+          "measured roofline, %d threads: FMA peak %.0f GFLOP/s, read bandwidth %.1f GB/s",
+          roof.threads(), roof.peakFlopsPerSecond() / 1e9, roof.bandwidthBytesPerSecond() / 1e9),
+          false);
+      line.add(lo, roof.bound(lo) / 1e9);
+      if (roof.ridge() > lo && roof.ridge() < hi) {
+        line.add(roof.ridge(), roof.peakFlopsPerSecond() / 1e9);
+      }
+      line.add(hi, roof.bound(hi) / 1e9);
+      data.addSeries(line);
+      if (roof.threads() > 1) {
+        XYSeries one = new XYSeries(String.format(
+            "FMA peak / %d (one thread's share, derived)", roof.threads()), false);
+        one.add(lo, roof.peakFlopsPerSecond() / roof.threads() / 1e9);
+        one.add(hi, roof.peakFlopsPerSecond() / roof.threads() / 1e9);
+        data.addSeries(one);
+      }
+    }
+    XYSeries kernels = new XYSeries("kernels (1 thread unless marked pool)", false);
+    for (Figures.RoofPoint p : roof.points()) {
+      kernels.add(p.intensity(), p.flopsPerSecond() / 1e9);
+      XYTextAnnotation label =
+          new XYTextAnnotation(" " + p.label(), p.intensity(), p.flopsPerSecond() / 1e9);
+      label.setFont(LABEL);
+      label.setTextAnchor(TextAnchor.CENTER_LEFT);
+      plot.addAnnotation(label);
+    }
+    data.addSeries(kernels);
+    LogAxis x = new LogAxis("arithmetic intensity, flop per byte of compulsory traffic (log)");
+    decades(x);
+    x.setRange(lo, hi);
+    LogAxis y = new LogAxis("achieved GFLOP/s (median, log)");
+    decades(y);
+    XYLineAndShapeRenderer r = new XYLineAndShapeRenderer();
+    int k = data.getSeriesCount() - 1;
+    for (int i = 0; i < k; i++) {
+      r.setSeriesLinesVisible(i, true);
+      r.setSeriesShapesVisible(i, false);
+      r.setSeriesPaint(i, i == 0 ? Color.BLACK : Color.GRAY);
+      r.setSeriesStroke(i, i == 0 ? new BasicStroke(2.5f)
+          : new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1,
+              new float[] {6, 4}, 0));
+    }
+    r.setSeriesLinesVisible(k, false);
+    r.setSeriesShapesVisible(k, true);
+    r.setSeriesPaint(k, PALETTE[3]);
+    r.setSeriesShape(k, new Ellipse2D.Double(-4, -4, 8, 8));
+    plot.setDataset(data);
+    plot.setDomainAxis(x);
+    plot.setRangeAxis(y);
+    plot.setRenderer(r);
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+    plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+    noData(plot, roof.points().isEmpty() && !ceilings);
+    return new JFreeChart("Roofline: measured FMA peak and read bandwidth, each kernel placed",
+        JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+  }
+
+  /** Ticks at the powers of ten only. */
+  private static void decades(LogAxis axis) {
+    axis.setTickUnit(new NumberTickUnit(1));
+    axis.setNumberFormatOverride(new DecimalFormat("#,##0.###"));
+  }
+
+  private static XYLineAndShapeRenderer lines(int series) {
+    XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, true);
+    for (int i = 0; i < series; i++) {
+      r.setSeriesPaint(i, PALETTE[i % PALETTE.length]);
+      r.setSeriesStroke(i, new BasicStroke(2f));
+      r.setSeriesShape(i, new Rectangle2D.Double(-4, -4, 8, 8));
+    }
+    return r;
+  }
+
+  private static void noData(XYPlot plot, boolean empty) {
+    if (empty) {
+      plot.setNoDataMessage("not measured in this run");
+    }
+  }
+
+  /** Axis ticks as KiB, MiB, GiB. */
+  private static final class HumanBytes extends java.text.NumberFormat {
+    @Override
+    public StringBuffer format(double v, StringBuffer to, java.text.FieldPosition pos) {
+      String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+      int u = 0;
+      while (v >= 1024 && u < units.length - 1) {
+        v /= 1024;
+        u++;
+      }
+      return to.append(new DecimalFormat("0.#").format(v)).append(' ').append(units[u]);
+    }
+
+    @Override
+    public StringBuffer format(long v, StringBuffer to, java.text.FieldPosition pos) {
+      return format((double) v, to, pos);
+    }
+
+    @Override
+    public Number parse(String source, java.text.ParsePosition pos) {
+      throw new UnsupportedOperationException();
+    }
+  }
+
+  /** Labels for tests: the series names of a chart's first dataset. */
+  static List<String> seriesNames(JFreeChart chart) {
+    List<String> names = new ArrayList<>();
+    if (chart.getPlot() instanceof XYPlot xy) {
+      for (int i = 0; i < xy.getDataset().getSeriesCount(); i++) {
+        names.add(String.valueOf(xy.getDataset().getSeriesKey(i)));
+      }
+    } else if (chart.getPlot() instanceof CategoryPlot cat) {
+      for (Object key : cat.getDataset().getRowKeys()) {
+        names.add(String.valueOf(key));
+      }
+    }
+    return names;
+  }
+}

@@ -1,0 +1,270 @@
+package org.lprff.bench.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
+import org.lprff.vector.layout.PackedLayout;
+
+/**
+ * The derived figures of one run, from its JMH measurements and the scikit-learn timings: what
+ * the plots draw and the report's tables list. Every rate uses the median of the measurement
+ * iterations ({@link Measurement.Metric#secondsPerOp}).
+ */
+public final class Figures {
+
+  /** Float32, the reference width of every bit sweep. */
+  public static final int FLOAT_BITS = 32;
+
+  /** One kernel's throughput (million feature values per second) per bit width. */
+  public record Curve(String kernel, String per, TreeMap<Integer, Double> millionsPerSecond) {
+    /** The ratio of width {@code bits} to float32, or NaN when either was not measured. */
+    public double ratioToFloat(int bits) {
+      Double b = millionsPerSecond.get(bits);
+      Double f = millionsPerSecond.get(FLOAT_BITS);
+      return b == null || f == null ? Double.NaN : b / f;
+    }
+  }
+
+  /** One featurizer shape beside scikit-learn with the same (d, m, rows) and thread count. */
+  public record VsSklearn(
+      String projection, int d, int m, int rows, int bits, int threads, double ours,
+      double sklearn) {
+    public double ratio() {
+      return ours / sklearn;
+    }
+  }
+
+  /** One training epoch per bit width: feature bytes the epoch reads, and its time. */
+  public record EpochPoint(int bits, int classes, double featureBytes, double seconds) {}
+
+  /** A kernel on the roofline: flop per byte and achieved flop/s. */
+  public record RoofPoint(String label, int threads, double intensity, double flopsPerSecond,
+      double flops, double bytes, double seconds) {}
+
+  /**
+   * The ceilings measured by MachineLimitsBenchmark (NaN when not measured) and the kernels.
+   *
+   * @param bandwidthBuffer the buffer size the bandwidth was measured on (the largest run)
+   */
+  public record Roofline(double peakFlopsPerSecond, double bandwidthBytesPerSecond,
+      long bandwidthBuffer, int threads, List<RoofPoint> points) {
+    /** The intensity where the bandwidth line meets the FMA peak. */
+    public double ridge() {
+      return peakFlopsPerSecond / bandwidthBytesPerSecond;
+    }
+
+    /** The roofline's bound at {@code intensity}: min(peak, bandwidth x intensity). */
+    public double bound(double intensity) {
+      return Math.min(peakFlopsPerSecond, bandwidthBytesPerSecond * intensity);
+    }
+  }
+
+  private record CurveSpec(String kernel, String per, String benchmark,
+      Predicate<Measurement> filter, ToDoubleFunction<Measurement> valuesPerOp) {}
+
+  /** The kernels of the bits plot: which measurements, and how many feature values an op is. */
+  private static final List<CurveSpec> CURVES = List.of(
+      new CurveSpec("quantize stochastic", "m = 4096 values of one row",
+          "QuantizeBenchmark.stochasticVector", m -> true, m -> 4096),
+      new CurveSpec("quantize nearest", "m = 4096 values of one row",
+          "QuantizeBenchmark.nearestVector", m -> true, m -> 4096),
+      new CurveSpec("unpack", "m = 4096 values of one row",
+          "PackedUnpackBenchmark.unpackVector", m -> true, m -> m.intParam("m")),
+      new CurveSpec("products forward", "rows x m values read, 1 output",
+          "PackedProductsBenchmark.forwardVector", m -> m.intParam("classes") == 1,
+          m -> (double) m.intParam("rows") * m.intParam("m")),
+      new CurveSpec("products accumulate", "rows x m values read, 1 output",
+          "PackedProductsBenchmark.accumulateVector", m -> m.intParam("classes") == 1,
+          m -> (double) m.intParam("rows") * m.intParam("m")),
+      new CurveSpec("featurizer (fastfood, d = 90, 1 thread)", "rows x m values written",
+          "FeaturizerBenchmark.fused",
+          m -> m.params().get("projection").equals("fastfood") && m.intParam("d") == 90,
+          m -> (double) m.intParam("rows") * m.intParam("m")),
+      new CurveSpec("SGD epoch (1 output)", "rows x m values per epoch",
+          "TrainingBenchmark.sgdEpoch", m -> m.intParam("classes") == 1,
+          m -> (double) Suite.TRAINING_ROWS * m.intParam("m")));
+
+  private final List<Measurement> measurements;
+  private final SklearnReference.Result sklearn;
+  private final int threads;
+
+  public Figures(List<Measurement> measurements, SklearnReference.Result sklearn, int threads) {
+    this.measurements = List.copyOf(measurements);
+    this.sklearn = sklearn;
+    this.threads = threads;
+  }
+
+  public List<Measurement> measurements() {
+    return measurements;
+  }
+
+  public SklearnReference.Result sklearn() {
+    return sklearn;
+  }
+
+  public int threads() {
+    return threads;
+  }
+
+  /** Plot 1: the kernels measured at two or more bit widths (or at one and float32). */
+  public List<Curve> bitsCurves() {
+    List<Curve> curves = new ArrayList<>();
+    for (CurveSpec spec : CURVES) {
+      TreeMap<Integer, Double> points = new TreeMap<>();
+      for (Measurement m : named(spec.benchmark())) {
+        if (m.params().containsKey("bits") && spec.filter().test(m)) {
+          points.put(m.intParam("bits"),
+              spec.valuesPerOp().applyAsDouble(m) / m.primary().secondsPerOp() / 1e6);
+        }
+      }
+      if (!points.isEmpty()) {
+        curves.add(new Curve(spec.kernel(), spec.per(), points));
+      }
+    }
+    return curves;
+  }
+
+  /**
+   * Plot 2: FeaturizerBenchmark's fused (1 thread) and fusedCommonPool ({@link #threads}) at 4
+   * bits and float32, each beside RBFSampler's median (before and after together) for the same
+   * shape and thread count; NaN where scikit-learn was not measured.
+   */
+  public List<VsSklearn> featurizerVsSklearn() {
+    List<VsSklearn> rows = new ArrayList<>();
+    for (Measurement m : measurements) {
+      boolean pool = m.benchmark().equals("FeaturizerBenchmark.fusedCommonPool");
+      if (!pool && !m.benchmark().equals("FeaturizerBenchmark.fused")) {
+        continue;
+      }
+      int bits = m.intParam("bits");
+      if (bits != 4 && bits != FLOAT_BITS) {
+        continue;
+      }
+      int d = m.intParam("d");
+      int f = m.intParam("m");
+      int n = m.intParam("rows");
+      int t = pool ? threads : 1;
+      double ours = (double) n * f / m.primary().secondsPerOp();
+      rows.add(new VsSklearn(m.params().get("projection"), d, f, n, bits, t, ours,
+          sklearnRate(d, f, n, t)));
+    }
+    rows.sort(Comparator.comparingInt(VsSklearn::d).thenComparingInt(VsSklearn::threads)
+        .thenComparing(v -> projectionOrder(v.projection())).thenComparingInt(VsSklearn::bits));
+    return rows;
+  }
+
+  /** scikit-learn's features per second for a shape: the median over before and after. */
+  public double sklearnRate(int d, int m, int rows, int threadCount) {
+    List<Double> times = new ArrayList<>();
+    for (SklearnReference.Timing t : sklearn.timings()) {
+      if (t.d() == d && t.m() == m && t.rows() == rows && t.threads() == threadCount) {
+        times.add(t.medianSeconds());
+      }
+    }
+    if (times.isEmpty()) {
+      return Double.NaN;
+    }
+    return (double) rows * m / median(times);
+  }
+
+  /** Plot 3: one point per (bits, classes) of TrainingBenchmark.sgdEpoch. */
+  public List<EpochPoint> epochs() {
+    List<EpochPoint> points = new ArrayList<>();
+    for (Measurement m : named("TrainingBenchmark.sgdEpoch")) {
+      int bits = m.intParam("bits");
+      double bytes = (double) Suite.TRAINING_ROWS * PackedLayout.rowBytes(m.intParam("m"), bits);
+      points.add(new EpochPoint(bits, m.intParam("classes"), bytes, m.primary().secondsPerOp()));
+    }
+    points.sort(Comparator.comparingInt(EpochPoint::classes).thenComparingInt(EpochPoint::bits));
+    return points;
+  }
+
+  /** Plot 4: the measured ceilings and every measurement the suite gives a {@link Suite.Work}. */
+  public Roofline roofline() {
+    double peak = Double.NaN;
+    double bandwidth = Double.NaN;
+    long buffer = 0;
+    List<RoofPoint> points = new ArrayList<>();
+    for (Measurement m : measurements) {
+      switch (m.benchmark()) {
+        // laneFmas: lane multiply-adds per second, 2 flops each.
+        case "MachineLimitsBenchmark.fmaPeak" ->
+            peak = 2 * secondary(m, "laneFmas").perSecond();
+        // bytes: bytes read per second; the largest buffer is the one past the caches.
+        case "MachineLimitsBenchmark.readBandwidth" -> {
+          long size = Long.parseLong(m.params().get("bytes"));
+          if (size > buffer) {
+            buffer = size;
+            bandwidth = secondary(m, "bytes").perSecond();
+          }
+        }
+        default -> { }
+      }
+      Optional<Suite.Work> work = m.work();
+      if (work.isEmpty()) {
+        continue;
+      }
+      // onePass's primary score is one training (several passes); its secondary is per pass.
+      double seconds = m.benchmark().equals("MachineLimitsBenchmark.onePass")
+          ? secondary(m, "pass").secondsPerOp() : m.primary().secondsPerOp();
+      Suite.Work w = work.get();
+      points.add(new RoofPoint(shortLabel(m), parallel(m) ? threads : 1, w.intensity(),
+          w.flops() / seconds, w.flops(), w.bytes(), seconds));
+    }
+    return new Roofline(peak, bandwidth, buffer, threads, points);
+  }
+
+  /** Whether a benchmark runs on the common pool (all threads) rather than one thread. */
+  static boolean parallel(Measurement m) {
+    return m.benchmark().startsWith("MachineLimitsBenchmark.")
+        || m.benchmark().endsWith("CommonPool") || m.benchmark().equals("GramBenchmark.parallel");
+  }
+
+  /** A roofline label: the kernel and the parameters that tell its points apart. */
+  static String shortLabel(Measurement m) {
+    Map<String, String> p = m.params();
+    return switch (m.benchmark()) {
+      case "CosineBenchmark.vectorPolynomial" -> "cosine n=" + p.get("n");
+      case "FwhtBenchmark.vector" -> "fwht n=" + p.get("n");
+      case "DenseProjectionBenchmark.vector" -> "dense projection d=" + p.get("d");
+      case "GramBenchmark.vector" -> "gram m=" + p.get("m");
+      case "PackedProductsBenchmark.forwardVector" ->
+          "forward b=" + p.get("bits") + " c=" + p.get("classes");
+      case "PackedProductsBenchmark.accumulateVector" ->
+          "accumulate b=" + p.get("bits") + " c=" + p.get("classes");
+      case "FeaturizerBenchmark.fused", "FeaturizerBenchmark.fusedCommonPool" ->
+          "featurize d=" + p.get("d") + " b=" + p.get("bits") + (parallel(m) ? " pool" : "");
+      case "MachineLimitsBenchmark.onePass" -> "training pass b=4";
+      default -> m.label();
+    };
+  }
+
+  private List<Measurement> named(String benchmark) {
+    return measurements.stream().filter(m -> m.benchmark().equals(benchmark)).toList();
+  }
+
+  private static Measurement.Metric secondary(Measurement m, String name) {
+    Measurement.Metric metric = m.secondary().get(name);
+    if (metric == null) {
+      throw new IllegalStateException(
+          m.benchmark() + " has no secondary result " + name + ": " + m.secondary().keySet());
+    }
+    return metric;
+  }
+
+  static int projectionOrder(String projection) {
+    int i = List.of("dense", "circulant", "fastfood", "orthogonal").indexOf(projection);
+    return i < 0 ? 99 : i;
+  }
+
+  static double median(List<Double> values) {
+    List<Double> sorted = values.stream().sorted().toList();
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  }
+}

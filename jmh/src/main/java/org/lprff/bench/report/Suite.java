@@ -1,0 +1,236 @@
+package org.lprff.bench.report;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.lprff.vector.layout.PackedLayout;
+
+/**
+ * What {@code lprff bench} measures: one line per benchmark (its JMH name, the parameters of the
+ * quick and of the full run), the iteration settings of each run, and the flop and byte counts
+ * of one operation of each benchmark that the roofline places. A new benchmark is one line of
+ * {@link #ENTRIES} (and, to appear on the roofline, one case of {@link #work}).
+ */
+public final class Suite {
+
+  private Suite() {}
+
+  /** Where an entry's results go; the scikit-learn reference brackets the featurizer part. */
+  public enum Part {
+    /** MachineLimitsBenchmark: the roofline's ceilings and the full training pass. */
+    LIMITS,
+    /** One kernel at a time, single-threaded. */
+    KERNELS,
+    /** The fused featurizer, timed between two runs of scikit-learn's RBFSampler. */
+    FEATURIZER,
+    /** Training epochs per bit width. */
+    TRAINING
+  }
+
+  /**
+   * One line of the suite: {@code benchmark} is a regex over {@code Class.method} (anchored, in
+   * package org.lprff.bench), {@code quick} and {@code full} the parameters of each run as {@code
+   * "name=v1,v2 name=v3"} ({@code ""}: the benchmark's own {@code @Param} values; {@code null}:
+   * not in that run).
+   */
+  public record Entry(Part part, String benchmark, String quick, String full) {
+    public Entry {
+      Objects.requireNonNull(part);
+      Objects.requireNonNull(benchmark);
+    }
+
+    /** The JMH include regex of this entry. */
+    public String include() {
+      return "^org\\.lprff\\.bench\\." + benchmark + "$";
+    }
+
+    /** This entry's parameters in the quick or the full run, or empty when it is not in it. */
+    public Optional<Map<String, String[]>> params(boolean quickRun) {
+      String spec = quickRun ? quick : full;
+      return spec == null ? Optional.empty() : Optional.of(parseParams(spec));
+    }
+  }
+
+  /** JMH's iteration settings of one run. */
+  public record Timing(int forks, int warmups, long warmupMillis, int iterations, long iterationMillis) {}
+
+  /**
+   * Short iterations: the quick run is at most 5 minutes on 2 cores, forks included. The warm-up
+   * is what C2 needs to compile the Vector API bodies (interpreted, they run ~1000x slower).
+   */
+  public static final Timing QUICK = new Timing(1, 4, 500, 3, 300);
+
+  /** The full run: about 25 minutes on 2 cores. */
+  public static final Timing FULL = new Timing(1, 2, 1000, 5, 1000);
+
+  /** The featurizer shapes compared with scikit-learn in the quick and the full run. */
+  static final int QUICK_FEATURES = 2048;
+
+  static final int FULL_FEATURES = 8192;
+  /** Rows per featurizer call: fewer in the quick run, so that its warm-up makes more calls. */
+  static final int QUICK_ROWS = 250;
+
+  static final int FULL_ROWS = 1000;
+
+  /**
+   * The suite, in running order. Bit sweeps include b = 32 (float32) wherever the benchmark has
+   * it: that point is the reference the packed widths are compared with.
+   */
+  public static final List<Entry> ENTRIES = List.of(
+      // The ceilings of the roofline: FMA peak and streaming read bandwidth (2 GiB: above any
+      // last-level cache), and the diamonds-shaped full training pass.
+      new Entry(Part.LIMITS, "MachineLimitsBenchmark\\.fmaPeak", "", ""),
+      new Entry(Part.LIMITS, "MachineLimitsBenchmark\\.readBandwidth",
+          "bytes=2147483648", "bytes=88375296,2147483648"),
+      new Entry(Part.LIMITS, "MachineLimitsBenchmark\\.onePass", "", ""),
+      // Kernels, one thread, vector bodies (the scalar reference in the full run).
+      new Entry(Part.KERNELS, "CosineBenchmark\\.vectorPolynomial", "n=8192", "n=1024,8192,65536"),
+      new Entry(Part.KERNELS, "CosineBenchmark\\.scalar", null, "n=8192"),
+      new Entry(Part.KERNELS, "FwhtBenchmark\\.vector", "n=8192", "n=1024,8192,65536"),
+      new Entry(Part.KERNELS, "FwhtBenchmark\\.scalar", null, "n=8192"),
+      new Entry(Part.KERNELS, "DenseProjectionBenchmark\\.vector", "d=784", "d=9,90,784"),
+      new Entry(Part.KERNELS, "GramBenchmark\\.vector", "m=1024", "m=512,1024"),
+      new Entry(Part.KERNELS, "QuantizeBenchmark\\.(stochastic|nearest)Vector",
+          "bits=1,4,8,16", "bits=1,2,4,8,16"),
+      new Entry(Part.KERNELS, "QuantizeBenchmark\\.stochasticScalar", null, "bits=4"),
+      new Entry(Part.KERNELS, "PackedProductsBenchmark\\.(forward|accumulate)Vector",
+          "bits=1,4,8,32 classes=1", "bits=1,2,4,8,16,32 classes=1,10"),
+      new Entry(Part.KERNELS, "PackedUnpackBenchmark\\.unpackVector", null, "bits=1,2,4,8,16"),
+      // The featurizer beside scikit-learn: d = 90 and 784, 4 bits and float32, one thread and
+      // the common pool, per projection (dense and fastfood in the quick run); then a bit sweep.
+      new Entry(Part.FEATURIZER, "FeaturizerBenchmark\\.(fused|fusedCommonPool)",
+          "d=90,784 m=" + QUICK_FEATURES + " bits=4,32 projection=dense,fastfood rows=" + QUICK_ROWS,
+          "d=90,784 m=" + FULL_FEATURES + " bits=4,32 projection=dense,circulant,fastfood,orthogonal"
+              + " rows=" + FULL_ROWS),
+      new Entry(Part.FEATURIZER, "FeaturizerBenchmark\\.fused",
+          "d=90 m=" + QUICK_FEATURES + " bits=1,8 projection=fastfood rows=" + QUICK_ROWS,
+          "d=90 m=" + FULL_FEATURES + " bits=1,2,8,16 projection=fastfood rows=" + FULL_ROWS),
+      // Training: one SGD epoch per bit width, float32 (b = 32) the reference.
+      new Entry(Part.TRAINING, "TrainingBenchmark\\.sgdEpoch",
+          "bits=1,4,8,32 classes=1", "bits=1,2,4,8,16,32 classes=1,10"));
+
+  /** Rows of one TrainingBenchmark epoch (its private ROWS). */
+  static final int TRAINING_ROWS = 2500;
+
+  /** Rows and features of MachineLimitsBenchmark.onePass (the diamonds demo, 4-bit). */
+  static final long PASS_ROWS = 43_152;
+
+  static final int PASS_FEATURES = 4096;
+
+  /**
+   * Floating-point operations of one cosine feature as the polynomial body ({@code
+   * simd.panama.VectorCosine}) computes it: the phase add (1), the Cody-Waite reduction (one FMA and a subtract for k,
+   * three FMAs: 8), r^2 (1), both polynomials evaluated and blended (cos: 4 FMAs, 8; sin: 3 FMAs,
+   * a multiply and an FMA, 9) and the scale (1).
+   */
+  static final int COSINE_FLOPS = 27;
+
+  /** Floating-point operations and compulsory memory traffic of one benchmark operation. */
+  public record Work(double flops, double bytes) {
+    public double intensity() {
+      return flops / bytes;
+    }
+  }
+
+  /**
+   * The work of one operation of {@code benchmark} ({@code Class.method}) with these parameters,
+   * or empty for benchmarks the roofline does not place (integer kernels, scalar references,
+   * whole training epochs). Bytes are the compulsory traffic: each input read once, each output
+   * written once; a kernel whose working set stays in cache can therefore sit above the
+   * bandwidth line.
+   */
+  public static Optional<Work> work(String benchmark, Map<String, String> p) {
+    return Optional.ofNullable(switch (benchmark) {
+      // n elements: t + a, cosine, scale (COSINE_FLOPS); read t and a, write out.
+      case "CosineBenchmark.vectorPolynomial" ->
+          new Work((double) COSINE_FLOPS * i(p, "n"), 12.0 * i(p, "n"));
+      // log2(n) butterfly stages of n adds or subtracts, then n scaling multiplies; in place.
+      case "FwhtBenchmark.vector" -> {
+        double n = i(p, "n");
+        yield new Work(n * (Math.log(n) / Math.log(2) + 1), 8 * n);
+      }
+      // rows x m outputs of d multiply-adds; read W (m x d), x (rows x d), write rows x m.
+      case "DenseProjectionBenchmark.vector" -> {
+        double d = i(p, "d");
+        double m = i(p, "m");
+        double rows = i(p, "rows");
+        yield new Work(2 * rows * m * d, 4 * (m * d + rows * d + rows * m));
+      }
+      // 512 rows (ClosedFormRidge.CHUNK_ROWS) x m(m+1)/2 double FMAs; read the chunk, read and
+      // write the upper triangle.
+      case "GramBenchmark.vector" -> {
+        double m = i(p, "m");
+        double k = 512;
+        yield new Work(k * m * (m + 1), 8 * (k * m + m * (m + 1)));
+      }
+      // rows x m x classes multiply-adds (dequantizing is folded into them); read the packed
+      // rows once, W (classes x m floats) and write rows x classes outputs.
+      case "PackedProductsBenchmark.forwardVector" -> {
+        double rows = i(p, "rows");
+        double m = i(p, "m");
+        double c = i(p, "classes");
+        yield new Work(2 * rows * m * c,
+            rows * PackedLayout.rowBytes((int) m, i(p, "bits")) + 4 * (c * m + rows * c));
+      }
+      // G += Z^T D: rows x m x classes multiply-adds; read Z and D, read and write G.
+      case "PackedProductsBenchmark.accumulateVector" -> {
+        double rows = i(p, "rows");
+        double m = i(p, "m");
+        double c = i(p, "classes");
+        yield new Work(2 * rows * m * c,
+            rows * PackedLayout.rowBytes((int) m, i(p, "bits")) + 4 * (rows * c + 2 * c * m));
+      }
+      // Dense projection only: 2 d flops per feature plus the cosine; read x and W, write the
+      // packed rows. Structured projections do fewer flops and are left off the roofline.
+      case "FeaturizerBenchmark.fused", "FeaturizerBenchmark.fusedCommonPool" -> {
+        if (!"dense".equals(p.get("projection"))) {
+          yield null;
+        }
+        double d = i(p, "d");
+        double m = i(p, "m");
+        double rows = i(p, "rows");
+        yield new Work(rows * m * (2 * d + COSINE_FLOPS),
+            4 * (rows * d + m * d) + rows * PackedLayout.rowBytes((int) m, i(p, "bits")));
+      }
+      // One objective pass per op (the secondary result is time per pass): a forward and a
+      // transposed multiply-add per (row, feature); the packed file is read once per pass (the
+      // pass fuses both products per chunk of 256 rows).
+      case "MachineLimitsBenchmark.onePass" -> new Work(
+          4.0 * PASS_ROWS * PASS_FEATURES,
+          (double) PASS_ROWS * PackedLayout.rowBytes(PASS_FEATURES, 4));
+      default -> null;
+    });
+  }
+
+  /** Parses {@code "a=1,2 b=x"} into {a: [1, 2], b: [x]}, naming a malformed part. */
+  public static Map<String, String[]> parseParams(String spec) {
+    Map<String, String[]> params = new LinkedHashMap<>();
+    for (String part : spec.trim().split("\\s+")) {
+      if (part.isEmpty()) {
+        continue;
+      }
+      int eq = part.indexOf('=');
+      if (eq <= 0 || eq == part.length() - 1) {
+        throw new IllegalArgumentException(
+            "parameter '" + part + "' in '" + spec + "' is not name=value[,value...]");
+      }
+      String[] values = part.substring(eq + 1).split(",");
+      if (Arrays.stream(values).anyMatch(String::isEmpty)) {
+        throw new IllegalArgumentException("parameter '" + part + "' has an empty value");
+      }
+      params.put(part.substring(0, eq), values);
+    }
+    return params;
+  }
+
+  private static int i(Map<String, String> p, String name) {
+    String v = p.get(name);
+    if (v == null) {
+      throw new IllegalArgumentException("parameter " + name + " missing from " + p);
+    }
+    return Integer.parseInt(v);
+  }
+}

@@ -1,0 +1,129 @@
+package org.lprff.bench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The options of {@code lprff bench}, the suite against this jar, and one tiny run in-process. */
+class BenchCommandTest {
+
+  private record Outcome(int code, String out, String err) {}
+
+  private static Outcome run(BenchCommand command, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = BenchCommand.run(command, new PrintWriter(out), new PrintWriter(err), args);
+    return new Outcome(code, out.toString(), err.toString());
+  }
+
+  private static Outcome run(String... args) {
+    return run(new BenchCommand(), args);
+  }
+
+  @Test
+  void badOptionValuesAreUsageErrorsNamingTheValue() {
+    Outcome regex = run("--only", "Featurizer(", "--list");
+    assertEquals(2, regex.code());
+    assertTrue(regex.err().contains("--only 'Featurizer(' is not a regular expression"), regex.err());
+    Outcome none = run("--only", "NoSuchBenchmark", "--list");
+    assertEquals(2, none.code());
+    assertTrue(none.err().contains("'NoSuchBenchmark' matches no benchmark"), none.err());
+    Outcome threads = run("--threads", "0", "--list");
+    assertEquals(2, threads.code());
+    assertTrue(threads.err().contains("--threads must be at least 2, not 0"), threads.err());
+    Outcome notInt = run("--threads", "two");
+    assertEquals(2, notInt.code());
+    assertTrue(notInt.err().contains("'two'"), notInt.err());
+    Outcome forks = run("--forks", "-1", "--list");
+    assertEquals(2, forks.code());
+    assertTrue(forks.err().contains("--forks must be 0 or more, not -1"), forks.err());
+    Outcome unknown = run("--fast");
+    assertEquals(2, unknown.code());
+    assertTrue(unknown.err().contains("--fast"), unknown.err());
+    assertTrue(unknown.err().contains("Try 'lprff bench --help'"), unknown.err());
+  }
+
+  @Test
+  void helpNamesTheOptionsAndTheDefaultFolder() {
+    Outcome help = run("--help");
+    assertEquals(0, help.code());
+    for (String s : List.of("--quick", "--out", "--only", "--threads", "bench-results/")) {
+      assertTrue(help.out().contains(s), s + " missing from\n" + help.out());
+    }
+  }
+
+  @Test
+  void everySuiteEntryNamesBenchmarksOfThisJar() {
+    // plan() throws when an entry's regex matches nothing.
+    List<JmhSteps.Step> quick = JmhSteps.plan(Suite.ENTRIES, true, null);
+    List<JmhSteps.Step> full = JmhSteps.plan(Suite.ENTRIES, false, null);
+    int quickCount = quick.stream().mapToInt(JmhSteps.Step::count).sum();
+    int fullCount = full.stream().mapToInt(JmhSteps.Step::count).sum();
+    assertTrue(quickCount > 20 && quickCount < fullCount, quickCount + " / " + fullCount);
+    Outcome list = run("--quick", "--list", "--only", "PackedProductsBenchmark");
+    assertEquals(0, list.code(), list.err());
+    // forward and accumulate x bits 1, 4, 8, 32 x classes 1.
+    assertTrue(list.out().contains("8 benchmarks"), list.out());
+    assertTrue(list.out().contains("PackedProductsBenchmark.forwardVector classes=1 bits=32"),
+        list.out());
+    // The scikit-learn shapes are the featurizer's (d, m, rows).
+    List<int[]> shapes = BenchCommand.featurizerShapes(quick);
+    assertEquals(2, shapes.size());
+    assertEquals(List.of(90, Suite.QUICK_FEATURES, Suite.QUICK_ROWS),
+        List.of(shapes.get(0)[0], shapes.get(0)[1], shapes.get(0)[2]));
+  }
+
+  @Test
+  void malformedSuiteParametersAreNamed() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Suite.parseParams("bits=1,2 m"));
+    assertTrue(e.getMessage().contains("'m'"), e.getMessage());
+    assertEquals(Map.of(), Suite.parseParams(" "));
+  }
+
+  /** A tiny suite run in this JVM (forks 0): every file appears, with the ceilings measured. */
+  @Test
+  void tinyRunInProcessWritesEveryFile(@TempDir Path dir) throws IOException {
+    // JMH's machine-wide lock would fail this test while a benchmark runs elsewhere on the host.
+    System.setProperty("jmh.ignoreLock", "true");
+    List<Suite.Entry> tiny = List.of(
+        new Suite.Entry(Suite.Part.LIMITS, "MachineLimitsBenchmark\\.fmaPeak", "", ""),
+        new Suite.Entry(Suite.Part.LIMITS, "MachineLimitsBenchmark\\.readBandwidth",
+            "bytes=1048576", null),
+        new Suite.Entry(Suite.Part.KERNELS, "CosineBenchmark\\.vectorPolynomial", "n=1024", null),
+        new Suite.Entry(Suite.Part.FEATURIZER, "FeaturizerBenchmark\\.fused",
+            "d=9 m=64 bits=4 projection=dense rows=10", null),
+        new Suite.Entry(Suite.Part.TRAINING, "TrainingBenchmark\\.sgdEpoch",
+            "bits=4 classes=1 m=64", null));
+    Path out = dir.resolve("out");
+    Outcome result = run(new BenchCommand(tiny, new Suite.Timing(0, 0, 0, 1, 100)),
+        "--quick", "--out", out.toString(), "--python", dir.resolve("absent-python").toString());
+    assertEquals(0, result.code(), result.err());
+    assertTrue(result.err().contains("[5/5 "), result.err());
+    for (String file : List.of(Report.REPORT_MD, Report.RESULTS_JSON, "jmh.log", Charts.BITS_PNG,
+        Charts.SKLEARN_PNG, Charts.FRONTIER_PNG, Charts.ROOFLINE_PNG)) {
+      assertTrue(Files.size(out.resolve(file)) > 0, file);
+    }
+    assertEquals(Charts.WIDTH, ImageIO.read(out.resolve(Charts.ROOFLINE_PNG).toFile()).getWidth());
+    Map<?, ?> json = (Map<?, ?>) Json.parse(Files.readString(out.resolve(Report.RESULTS_JSON)));
+    assertEquals(5, ((List<?>) json.get("results")).size());
+    Map<?, ?> roof = (Map<?, ?>) ((Map<?, ?>) json.get("derived")).get("roofline");
+    assertTrue(((Number) roof.get("peakFlopsPerSecond")).doubleValue() > 0, roof.toString());
+    assertTrue(((Number) roof.get("bandwidthBytesPerSecond")).doubleValue() > 0, roof.toString());
+    String md = Files.readString(out.resolve(Report.REPORT_MD));
+    assertTrue(md.contains("**scikit-learn was not measured**"), md);
+    assertTrue(md.contains("absent-python"), md);
+    assertTrue(md.contains("TrainingBenchmark.sgdEpoch"), md);
+  }
+}
