@@ -1,9 +1,11 @@
 package org.lprff.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,20 +31,41 @@ class LauncherIT {
   @TempDir Path dir;
 
   @BeforeAll
-  static void requireTheJar() {
+  static void requireTheJarAndPrepareTheStartupCache() throws Exception {
     Path jar = ROOT.resolve("lprff-cli/target/lprff.jar");
     Assumptions.assumeTrue(Files.isRegularFile(jar),
         "skipped: " + jar + " is absent (./mvnw -pl lprff-cli -am package builds it)");
+    // The first run after a build trains the start-up cache (one line saying so); later runs
+    // use it and print nothing of their own.
+    Process first = new ProcessBuilder(LAUNCHER.toString(), "--version")
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .redirectErrorStream(false)
+        .start();
+    String err = new String(first.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(first.waitFor(3, TimeUnit.MINUTES));
+    assertEquals(0, first.exitValue(), err);
+    assertTrue(err.isEmpty() || err.equals("preparing the start-up cache (once per build, ~10 s)…\n"),
+        err);
+    Path cache = ROOT.resolve("lprff-cli/target/lprff.aot");
+    assertTrue(Files.isRegularFile(cache) && Files.getLastModifiedTime(cache).compareTo(
+        Files.getLastModifiedTime(jar)) >= 0, "no start-up cache newer than the jar: " + cache);
   }
 
   private record Run(int exitCode, String out, String err) {}
 
   private Run run(Path launcher, String... args) throws IOException, InterruptedException {
+    return run(true, launcher, args);
+  }
+
+  private Run run(boolean startupCache, Path launcher, String... args)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(launcher.toString()));
     command.addAll(List.of(args));
     Path out = dir.resolve("launcher.out");
     Path err = dir.resolve("launcher.err");
-    Process process = new ProcessBuilder(command)
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().put("LPRFF_AOT", startupCache ? "1" : "0");
+    Process process = builder
         .directory(dir.toFile())
         .redirectOutput(out.toFile())
         .redirectError(err.toFile())
@@ -92,6 +115,25 @@ class LauncherIT {
     assertTrue(info.out().contains("rows             50"), info.out());
     assertEquals("", info.err());
     Files.delete(link); // JUnit warns about symlinks to outside its temporary directory
+  }
+
+  /** The start-up cache changes how fast the JVM starts, never what it writes. */
+  @Test
+  void theStartupCacheLeavesTheBytesAlone() throws Exception {
+    Inputs.Table.random(300, 6, 2).writeCsv(dir.resolve("rows.csv"));
+    for (String bits : List.of("4", "32")) {
+      byte[][] files = new byte[2][];
+      for (int cache = 0; cache < 2; cache++) {
+        String name = "f" + bits + "-" + cache + ".arrow";
+        Run run = run(cache == 1, LAUNCHER, "featurize", "-i", "rows.csv", "--standardize",
+            "--sigma", "2", "-m", "512", "-b", bits, "--projection", "fastfood", "-o", name,
+            "-q");
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals("", run.err());
+        files[cache] = Files.readAllBytes(dir.resolve(name));
+      }
+      assertArrayEquals(files[0], files[1], "b = " + bits);
+    }
   }
 
   @Test
