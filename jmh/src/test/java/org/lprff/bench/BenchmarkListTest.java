@@ -29,6 +29,7 @@ class BenchmarkListTest {
             "FwhtBenchmark",
             "FftBenchmark",
             "CosineBenchmark",
+            "CosineCodesBenchmark",
             "QuantizeBenchmark",
             "PackedProductsBenchmark",
             "PackedUnpackBenchmark",

@@ -89,6 +89,12 @@ public final class Suite {
       // Kernels, one thread, vector bodies (the scalar reference in the full run).
       new Entry(Part.KERNELS, "CosineBenchmark\\.vectorPolynomial", "n=8192", "n=1024,8192,65536"),
       new Entry(Part.KERNELS, "CosineBenchmark\\.scalar", null, "n=8192"),
+      // The featurizer's last step per output kind (float32, separate rounding, fused), one
+      // row's block of 512 features: the price of b bits against float32, and of the draws.
+      new Entry(Part.KERNELS,
+          "CosineCodesBenchmark\\.(float32|separate|fusedStochastic|fusedNearest)", "bits=4",
+          "bits=1,4,8"),
+      new Entry(Part.KERNELS, "CosineCodesBenchmark\\.fusedScalar", null, "bits=4"),
       new Entry(Part.KERNELS, "FwhtBenchmark\\.vector", "n=8192", "n=1024,8192,65536"),
       new Entry(Part.KERNELS, "FwhtBenchmark\\.scalar", null, "n=8192"),
       new Entry(Part.KERNELS, "DenseProjectionBenchmark\\.vector", "d=784", "d=9,90,784"),
