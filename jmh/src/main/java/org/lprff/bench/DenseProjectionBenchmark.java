@@ -22,6 +22,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * Dense projection of one batch of rows onto all m features, in blocks of features as the
  * featurizer calls it; vector and scalar bodies. One operation is 2 n m d flops (n = rows): divide
  * by the time for GFLOP/s, and n m by the time for features x rows per second.
+ *
+ * <p>{@code facade} is the product the featurizer computes, through the public facade in the
+ * featurizer's calls: chunks of {@link #chunk} rows, each onto every block of features. With
+ * {@code -p rows=1000 -p m=8192 -p block=512} it is the GEMM part of {@code FeaturizerBenchmark}
+ * (dense) and of scikit-learn's {@code RBFSampler.transform} (X W^T, OpenBLAS sgemm).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -43,12 +48,17 @@ public class DenseProjectionBenchmark {
   @Param({"64"})
   public int rows;
 
+  /** Rows per call of {@code facade}: the featurizer's chunk ({@code preferredRows()}, 128). */
+  @Param({"128"})
+  public int chunk;
+
   private final DenseProjectionBody scalar = new ScalarDenseProjection();
   private final DenseProjectionBody vector = new VectorDenseProjection();
-  private float[] wT;
-  private int stride;
+  private float[] panels;
+  private int panel;
   private float[] x;
   private float[] out;
+  private DenseProjection projection;
 
   @Setup
   public void setUp() {
@@ -58,18 +68,19 @@ public class DenseProjectionBenchmark {
       w[k] = (float) random.nextGaussian();
     }
     DenseProjection p = new DenseProjection(w, m, d);
-    wT = p.transposedWeights();
-    stride = p.stride();
+    panels = p.packedWeights();
+    panel = p.panel();
     x = new float[rows * d];
     for (int k = 0; k < x.length; k++) {
       x[k] = (float) random.nextDouble(-1, 1);
     }
     out = new float[rows * block];
+    projection = p;
   }
 
   private float[] run(DenseProjectionBody kernel) {
     for (int first = 0; first < m; first += block) {
-      kernel.project(wT, stride, d, x, 0, rows, first, Math.min(block, m - first), out, 0);
+      kernel.project(panels, panel, d, x, 0, rows, first, Math.min(block, m - first), out, 0);
     }
     return out;
   }
@@ -77,6 +88,17 @@ public class DenseProjectionBenchmark {
   @Benchmark
   public float[] vector() {
     return run(vector);
+  }
+
+  @Benchmark
+  public float[] facade() {
+    for (int r0 = 0; r0 < rows; r0 += chunk) {
+      int n = Math.min(chunk, rows - r0);
+      for (int first = 0; first < m; first += block) {
+        projection.project(x, r0 * d, n, first, Math.min(block, m - first), out, 0);
+      }
+    }
+    return out;
   }
 
   @Benchmark

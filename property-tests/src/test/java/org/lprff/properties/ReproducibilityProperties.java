@@ -267,14 +267,8 @@ class ReproducibilityProperties {
                   bits, "dense", seed, Quantizer.STOCHASTIC);
               Featurizer f = Featurizer.of(spec);
               DenseProjection projection = (DenseProjection) f.projection();
-              int stride = DenseProjection.stride(m);
-              float[] w = projection.weights();
-              float[] wT = new float[stride * d];
-              for (int i = 0; i < m; i++) {
-                for (int j = 0; j < d; j++) {
-                  wT[j * stride + i] = w[i * d + j];
-                }
-              }
+              float[] packed = projection.packedWeights();
+              int panel = projection.panel();
               float[] phases = f.phases();
               float s = f.featureScale();
               QuantizationScale scale = spec.scale();
@@ -296,7 +290,7 @@ class ReproducibilityProperties {
                   float[] t = new float[m];
                   DenseProjectionBody p =
                       body == 0 ? new ScalarDenseProjection() : new VectorDenseProjection();
-                  p.project(wT, stride, d, rows, r * d, 1, 0, m, t, 0);
+                  p.project(packed, panel, d, rows, r * d, 1, 0, m, t, 0);
                   CosineBody c = body == 0 ? new ScalarCosine() : new VectorCosine();
                   c.map(t, 0, phases, 0, s, z[body], 0, m);
                   RoundingBody q = body == 0 ? new ScalarRounding() : new VectorRounding();

@@ -22,7 +22,8 @@ import org.lprff.vector.simd.spi.RoundingBody;
  * {@code z_i(x) = s cos(w_i . x + a_i)} with s = sqrt(2/m), then for b < 32 quantized to b-bit
  * codes packed as in DESIGN.md section 3, for b = 32 written as little-endian float32.
  *
- * <p><b>One fused pass.</b> The batch is processed in chunks of {@value #ROW_CHUNK} rows and blocks
+ * <p><b>One fused pass.</b> The batch is processed in chunks of rows (the projection's {@link
+ * Projection#preferredRows()}: 32, or 128 for the dense projection) and blocks
  * of features (a multiple of the projection's preferred block and of 8): the projection of the
  * chunk onto the block goes into a thread-confined scratch array, then each row's block is turned
  * into cosines and quantized straight into its packed bytes. The n x m float matrix of the batch
@@ -40,7 +41,7 @@ import org.lprff.vector.simd.spi.RoundingBody;
  * <p><b>Row ids</b> must be >= 0 (negative counter rows are the parameter streams of {@link
  * RandomParameters}); row r of a call has id {@code firstRowId + r}.
  *
- * <p>Immutable and thread-safe; each call allocates its own scratch (a few tens of KiB).
+ * <p>Immutable and thread-safe; each call allocates its own scratch (at most a few hundred KiB).
  */
 public final class Featurizer {
 
@@ -48,10 +49,13 @@ public final class Featurizer {
   private static final RoundingBody ROUNDING = VectorizationProvider.get().rounding();
   private static final CosineCodesBody CODES = VectorizationProvider.get().cosineCodes();
 
-  /** Rows per chunk: the chunk's projection block (ROW_CHUNK x block floats) stays in L2. */
-  static final int ROW_CHUNK = 32;
+  /** Rows per chunk, at most, whatever the projection prefers: bounds the scratch array. */
+  static final int MAX_CHUNK = 1024;
 
-  /** Target features per block: 32 rows x 512 floats = 64 KiB of scratch. */
+  /**
+   * Target features per block: 32 rows x 512 floats = 64 KiB of scratch (256 KiB with the dense
+   * projection's 128 rows).
+   */
   static final int TARGET_BLOCK = 512;
 
   /** Rows per task of the parallel call, at least: smaller tasks cost more than they save. */
@@ -68,6 +72,8 @@ public final class Featurizer {
   private final QuantizationScale scale;
   private final int rowBytes;
   private final int block;
+  /** Rows per chunk: the projection's preferred rows (the scratch is chunk x block floats). */
+  private final int chunkRows;
 
   private Featurizer(FeaturizerSpec spec) {
     this.spec = spec;
@@ -80,6 +86,7 @@ public final class Featurizer {
     this.scale = spec.isFloat() ? null : spec.scale();
     this.rowBytes = spec.rowBytes();
     this.block = blockSize(projection.preferredBlock(), m);
+    this.chunkRows = Math.clamp(projection.preferredRows(), 1, MAX_CHUNK);
   }
 
   /** The featurizer of {@code spec} (draws the projection and phases from its seed). */
@@ -245,9 +252,9 @@ public final class Featurizer {
       run(rows, 0, n, firstRowId, null, out, outOffset, draw);
       return;
     }
-    // Task boundaries on multiples of ROW_CHUNK keep the chunks of a task full.
+    // Task boundaries on multiples of the chunk keep the chunks of a task full.
     int perTask = (n + tasks - 1) / tasks;
-    int rowsPerTask = (perTask + ROW_CHUNK - 1) / ROW_CHUNK * ROW_CHUNK;
+    int rowsPerTask = (perTask + chunkRows - 1) / chunkRows * chunkRows;
     int taskCount = (n + rowsPerTask - 1) / rowsPerTask;
     ParallelTasks.run(
         taskCount,
@@ -296,10 +303,10 @@ public final class Featurizer {
       return;
     }
     // Scratch sized for this call: a one-row call (streaming) needs one row of a block.
-    float[] t = new float[Math.min(ROW_CHUNK, to - from) * block];
+    float[] t = new float[Math.min(chunkRows, to - from) * block];
     float[] values = new float[block];
-    for (int r0 = from; r0 < to; r0 += ROW_CHUNK) {
-      int chunk = Math.min(ROW_CHUNK, to - r0);
+    for (int r0 = from; r0 < to; r0 += chunkRows) {
+      int chunk = Math.min(chunkRows, to - r0);
       for (int f0 = 0; f0 < m; f0 += block) {
         int count = Math.min(block, m - f0);
         projection.project(rows, r0 * d, chunk, f0, count, t, 0);

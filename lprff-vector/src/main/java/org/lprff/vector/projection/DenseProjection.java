@@ -10,9 +10,10 @@ import org.lprff.vector.simd.spi.DenseProjectionBody;
  * features for a batch of rows at a time ({@link #project}) and turns it into features at once,
  * so the whole n x m float matrix is never held.
  *
- * <p>Immutable and thread-safe: W is copied at construction (and stored transposed, d rows of
- * m features padded to a stride that avoids cache-set conflicts, so that the kernel loads
- * consecutive features of one coordinate as one vector); any number of
+ * <p>Immutable and thread-safe: W is copied at construction into the layout the kernel streams,
+ * panels of {@link #panel()} features, each the d x P matrix of its features' weights
+ * coordinate by coordinate (see {@link DenseProjectionBody}), so that the kernel loads consecutive
+ * features of one coordinate as one vector and walks each panel front to back; any number of
  * threads may call {@link #project} concurrently with their own output arrays.
  *
  * <p>W must be finite (checked here). The rows are NOT checked for NaN or infinities: that would
@@ -23,15 +24,12 @@ public final class DenseProjection implements Projection {
 
   static final DenseProjectionBody BODY = VectorizationProvider.get().denseProjection();
 
-  /** Floats per cache line; the stride of the transposed weights is a multiple of it. */
-  private static final int LINE_FLOATS = 16;
-
   private final int features;
   private final int inputDim;
-  /** Row stride of {@link #wT}: see {@link #stride(int)}. */
-  private final int stride;
-  /** {@code wT[j*stride + i] = W[i][j]}; the padding {@code [m, stride)} of each row is 0. */
-  private final float[] wT;
+  /** Features per panel of {@link #panels}: the active body's {@code panelWidth()}. */
+  private final int panel;
+  /** W packed in panels; the padding of the last panel is 0. */
+  private final float[] panels;
 
   /**
    * @param weights W row-major, {@code weights[i*inputDim + j] = W[i][j]} (row i is w_i); copied
@@ -59,39 +57,46 @@ public final class DenseProjection implements Projection {
           "weights has length " + weights.length + ", expected features * inputDim = "
               + features + " * " + inputDim + " = " + size);
     }
-    int stride = stride(features);
-    long paddedSize = (long) stride * inputDim;
+    for (int k = 0; k < weights.length; k++) {
+      if (!Float.isFinite(weights[k])) {
+        throw new IllegalArgumentException(
+            "weights[" + k + "] (W[" + k / inputDim + "][" + k % inputDim + "]) is " + weights[k]
+                + ", expected a finite value");
+      }
+    }
+    int panel = BODY.panelWidth();
+    long paddedSize = packedSize(features, inputDim, panel);
     if (paddedSize > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
-          "stride * inputDim = " + stride + " * " + inputDim + " = " + paddedSize
-              + " exceeds the largest array (features " + features + " padded to " + stride + ")");
-    }
-    float[] transposed = new float[(int) paddedSize];
-    for (int i = 0; i < features; i++) {
-      for (int j = 0; j < inputDim; j++) {
-        float v = weights[i * inputDim + j];
-        if (!Float.isFinite(v)) {
-          throw new IllegalArgumentException(
-              "weights[" + (i * inputDim + j) + "] (W[" + i + "][" + j + "]) is " + v
-                  + ", expected a finite value");
-        }
-        transposed[j * stride + i] = v;
-      }
+          "panels * panel * inputDim = " + paddedSize / ((long) panel * inputDim) + " * " + panel
+              + " * " + inputDim + " = " + paddedSize + " exceeds the largest array (features "
+              + features + " padded to whole panels)");
     }
     this.features = features;
     this.inputDim = inputDim;
-    this.stride = stride;
-    this.wT = transposed;
+    this.panel = panel;
+    this.panels = pack(weights, features, inputDim, panel);
+  }
+
+  /** Floats of W (m x d) packed in panels of {@code panel} features: m rounded up to panels, times d. */
+  static long packedSize(int features, int inputDim, int panel) {
+    return ((long) features + panel - 1) / panel * panel * inputDim;
   }
 
   /**
-   * Row stride of the transposed weights: m rounded up to an ODD number of 64-byte lines. With a
-   * power-of-two stride (m = 1024: 4 KiB) the rows of W^T the kernel walks down all map to the same
-   * L1 set and evict each other; an odd number of lines cycles through every set.
+   * W (row-major m x d, {@code weights[i*d + j] = W[i][j]}) packed in panels of {@code panel}
+   * features, the layout of {@link DenseProjectionBody}: {@code [(i / P) P d + j P + i % P] =
+   * W[i][j]}, the last panel padded with zeros. For the kernels' tests and benchmarks, which pack
+   * for other widths than the active body's; the arguments are not checked again.
    */
-  public static int stride(int features) {
-    int lines = (features + LINE_FLOATS - 1) / LINE_FLOATS;
-    return LINE_FLOATS * (lines | 1);
+  public static float[] pack(float[] weights, int features, int inputDim, int panel) {
+    float[] packed = new float[(int) packedSize(features, inputDim, panel)];
+    for (int i = 0; i < features; i++) {
+      for (int j = 0; j < inputDim; j++) {
+        packed[DenseProjectionBody.at(panel, inputDim, i, j)] = weights[i * inputDim + j];
+      }
+    }
+    return packed;
   }
 
   /** m, the number of features (rows of W). */
@@ -117,10 +122,24 @@ public final class DenseProjection implements Projection {
     return new DenseProjection(w, features, inputDim);
   }
 
-  /** Any block works; 256 features keep a block's weight panel and outputs in L1 and L2. */
+  /**
+   * Any block works; 256 features are whole panels of every body (16, 32 or 64 features) and keep
+   * a chunk's outputs in L1 and L2.
+   */
   @Override
   public int preferredBlock() {
     return 256;
+  }
+
+  /**
+   * 128 rows: every call streams its block of W from memory (W is m d floats, 25 MiB at m = 8192,
+   * d = 784, past L2), and each weight loaded serves 2 flops per row of the call; with 32 rows
+   * that traffic bounds the kernel below its FMA rate at large d. The chunk's block of
+   * projections (128 x 512 floats, 256 KiB) still fits in L2.
+   */
+  @Override
+  public int preferredRows() {
+    return 128;
   }
 
   @Override
@@ -142,9 +161,9 @@ public final class DenseProjection implements Projection {
   /** A copy of W, row-major m x d ({@code [i*d + j] = W[i][j]}), as given to the constructor. */
   public float[] weights() {
     float[] w = new float[features * inputDim];
-    for (int j = 0; j < inputDim; j++) {
-      for (int i = 0; i < features; i++) {
-        w[i * inputDim + j] = wT[j * stride + i];
+    for (int i = 0; i < features; i++) {
+      for (int j = 0; j < inputDim; j++) {
+        w[i * inputDim + j] = panels[DenseProjectionBody.at(panel, inputDim, i, j)];
       }
     }
     return w;
@@ -180,7 +199,7 @@ public final class DenseProjection implements Projection {
     if (n == 0 || count == 0) {
       return;
     }
-    BODY.project(wT, stride, inputDim, rows, rowOffset, n, firstFeature, count, out,
+    BODY.project(panels, panel, inputDim, rows, rowOffset, n, firstFeature, count, out,
         outOffset);
   }
 
@@ -196,13 +215,13 @@ public final class DenseProjection implements Projection {
     }
   }
 
-  /** The transposed weights, for the kernels and tests of this package; not copied. */
-  public float[] transposedWeights() {
-    return wT;
+  /** W packed in panels ({@link #pack}), for the kernels' tests and benchmarks; not copied. */
+  public float[] packedWeights() {
+    return panels;
   }
 
-  /** Row stride of {@link #transposedWeights()}. */
-  public int stride() {
-    return stride;
+  /** Features per panel of {@link #packedWeights()}: the active body's panel width. */
+  public int panel() {
+    return panel;
   }
 }

@@ -20,6 +20,16 @@ public interface Projection {
    */
   int preferredBlock();
 
+  /**
+   * Rows the featurizer hands {@link #project} at a time, at most: 32 unless a projection needs
+   * more (a chunk's block of projections, chunk x block floats, then stays in L1 and L2 for the
+   * cosine pass). A projection that reads all its parameters from memory again on every call asks
+   * for more rows, so that each pass over them serves more rows. Any number of rows is accepted.
+   */
+  default int preferredRows() {
+    return 32;
+  }
+
   /** Name used in the featurizer spec and the Arrow metadata: dense, circulant, fastfood, orthogonal. */
   String name();
 

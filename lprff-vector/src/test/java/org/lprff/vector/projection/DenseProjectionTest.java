@@ -72,11 +72,11 @@ class DenseProjectionTest extends ProviderTestBase {
 
   /** Runs the kernel into an out array filled with a sentinel; checks the sentinel survives. */
   private static float[] run(
-      DenseProjectionBody kernel, float[] wT, int stride, int d, float[] rows, int n, int first,
+      DenseProjectionBody kernel, float[] panels, int panel, int d, float[] rows, int n, int first,
       int count) {
     float[] out = new float[OUT_OFFSET + n * count + 7];
     Arrays.fill(out, SENTINEL);
-    kernel.project(wT, stride, d, rows, ROW_OFFSET, n, first, count, out, OUT_OFFSET);
+    kernel.project(panels, panel, d, rows, ROW_OFFSET, n, first, count, out, OUT_OFFSET);
     for (int k = 0; k < out.length; k++) {
       if (k < OUT_OFFSET || k >= OUT_OFFSET + n * count) {
         assertEquals(SENTINEL, out[k], "out[" + k + "] outside the block was written");
@@ -92,16 +92,16 @@ class DenseProjectionTest extends ProviderTestBase {
       for (int d : DIMS) {
         float[] w = random(random, m * d);
         DenseProjection projection = new DenseProjection(w, m, d);
-        float[] wT = projection.transposedWeights();
-        int stride = projection.stride();
+        float[] panels = projection.packedWeights();
+        int panel = projection.panel();
         for (int n : ROWS) {
           // rows live at ROW_OFFSET with garbage on both sides.
           float[] rows = random(random, ROW_OFFSET + n * d + 4);
           for (int[] block : blocks(m)) {
             int first = block[0], count = block[1];
             String where = "m=" + m + " d=" + d + " n=" + n + " first=" + first + " count=" + count;
-            float[] scalar = run(SCALAR, wT, stride, d, rows, n, first, count);
-            float[] vector = run(VECTOR, wT, stride, d, rows, n, first, count);
+            float[] scalar = run(SCALAR, panels, panel, d, rows, n, first, count);
+            float[] vector = run(VECTOR, panels, panel, d, rows, n, first, count);
             double tolerance = gamma(d, 0x1p-24) + gamma(d, 0x1p-53);
             for (int r = 0; r < n; r++) {
               for (int k = 0; k < count; k++) {
@@ -138,7 +138,7 @@ class DenseProjectionTest extends ProviderTestBase {
     float[] rows = random(random, ROW_OFFSET + 5 + 4);
     DenseProjection p = new DenseProjection(w, m, 1);
     for (DenseProjectionBody kernel : List.of(SCALAR, VECTOR)) {
-      float[] out = run(kernel, p.transposedWeights(), p.stride(), 1, rows, 5, 2, 33);
+      float[] out = run(kernel, p.packedWeights(), p.panel(), 1, rows, 5, 2, 33);
       for (int r = 0; r < 5; r++) {
         for (int k = 0; k < 33; k++) {
           assertEquals(w[2 + k] * rows[ROW_OFFSET + r], out[OUT_OFFSET + r * 33 + k]);
@@ -147,17 +147,84 @@ class DenseProjectionTest extends ProviderTestBase {
     }
   }
 
+  /**
+   * The vector body's summation order: each output is one FMA chain over j = 0, 1, ..., d - 1
+   * from 0, whatever the micro-kernel, tile, panel width, block or row count; so its results are
+   * exactly those of this loop (and of the kernel over W transposed before W was packed, which
+   * keeps the feature files' digests). Sizes: the tails of every kernel (rows n mod 6 and mod 4,
+   * features mod LANES, blocks starting inside a panel), coordinate tiles (127..129, 257, 2003).
+   */
   @Test
-  void strideIsAnOddNumberOfLines() {
-    assertEquals(16, DenseProjection.stride(1));
-    assertEquals(16, DenseProjection.stride(16));
-    assertEquals(48, DenseProjection.stride(17));
-    assertEquals(1040, DenseProjection.stride(1024));
-    assertEquals(1040, DenseProjection.stride(1025));
-    for (int m = 1; m < 5000; m++) {
-      int s = DenseProjection.stride(m);
-      assertTrue(s >= m && s % 16 == 0 && (s / 16) % 2 == 1, "stride " + s + " for m = " + m);
+  void vectorBodyIsOneFmaChainPerOutputInCoordinateOrder() {
+    SplittableRandom random = new SplittableRandom(20261125);
+    int lanes = VECTOR.panelWidth();
+    List<Integer> dims = new ArrayList<>();
+    for (int d = 1; d <= 17; d++) {
+      dims.add(d);
     }
+    dims.addAll(List.of(31, 127, 128, 129, 257, 784, 2003));
+    int[] features = {1, 9, 17, 63, 65, 200};
+    int[] rowCounts = {0, 1, 2, 3, 4, 5, 6, 7, 8, 13, 17, 33};
+    int[] panelWidths = {lanes, 1, 8, 24, 2 * lanes};
+    for (int d : dims) {
+      for (int m : features) {
+        float[] w = random(random, m * d);
+        for (int panel : panelWidths) {
+          float[] panels = DenseProjection.pack(w, m, d, panel);
+          for (int n : rowCounts) {
+            float[] rows = random(random, ROW_OFFSET + n * d + 4);
+            for (int[] block : blocks(m)) {
+              int first = block[0], count = block[1];
+              float[] vector = run(VECTOR, panels, panel, d, rows, n, first, count);
+              for (int r = 0; r < n; r++) {
+                for (int k = 0; k < count; k++) {
+                  float s = 0f;
+                  for (int j = 0; j < d; j++) {
+                    s = Math.fma(w[(first + k) * d + j], rows[ROW_OFFSET + r * d + j], s);
+                  }
+                  int o = OUT_OFFSET + r * count + k;
+                  if (s != vector[o]) {
+                    assertEquals(s, vector[o], "d=" + d + " m=" + m + " panel=" + panel + " n="
+                        + n + " first=" + first + " count=" + count + " r=" + r + " k=" + k);
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** The scalar body reads any panel width, and agrees with itself across widths. */
+  @Test
+  void scalarBodyReadsAnyPanelWidth() {
+    SplittableRandom random = new SplittableRandom(3);
+    int m = 37, d = 11, n = 5;
+    float[] w = random(random, m * d);
+    float[] rows = random(random, ROW_OFFSET + n * d + 4);
+    float[] expected = run(SCALAR, DenseProjection.pack(w, m, d, m), m, d, rows, n, 3, 30);
+    for (int panel : new int[] {1, 2, 7, 16, 36, 64}) {
+      assertArrayEquals(expected,
+          run(SCALAR, DenseProjection.pack(w, m, d, panel), panel, d, rows, n, 3, 30),
+          "panel " + panel);
+    }
+  }
+
+  @Test
+  void packLaysOutPanelsPaddedWithZeros() {
+    int m = 5, d = 3, panel = 2;
+    float[] w = new float[m * d];
+    for (int k = 0; k < w.length; k++) {
+      w[k] = k + 1; // W[i][j] = 3 i + j + 1
+    }
+    // Panel 0: features 0, 1; panel 1: 2, 3; panel 2: feature 4 and a zero column.
+    assertArrayEquals(
+        new float[] {1, 4, 2, 5, 3, 6, 7, 10, 8, 11, 9, 12, 13, 0, 14, 0, 15, 0},
+        DenseProjection.pack(w, m, d, panel));
+    DenseProjection p = new DenseProjection(w, m, d);
+    assertEquals(DenseProjection.BODY.panelWidth(), p.panel());
+    assertArrayEquals(DenseProjection.pack(w, m, d, p.panel()), p.packedWeights());
   }
 
   @Test
@@ -176,7 +243,7 @@ class DenseProjectionTest extends ProviderTestBase {
     p.project(rows, 0, n, 50, 40, viaFacade, 0);
     float[] direct = new float[n * 40];
     DenseProjection.BODY.project(
-        p.transposedWeights(), p.stride(), d, rows, 0, n, 50, 40, direct, 0);
+        p.packedWeights(), p.panel(), d, rows, 0, n, 50, 40, direct, 0);
     assertArrayEquals(direct, viaFacade);
   }
 

@@ -8,10 +8,16 @@ import org.lprff.vector.simd.spi.DenseProjectionBody;
  */
 public final class ScalarDenseProjection implements DenseProjectionBody {
 
+  /** Any width serves the triple loop; 16 features is one cache line of a panel's row. */
+  @Override
+  public int panelWidth() {
+    return 16;
+  }
+
   @Override
   public void project(
-      float[] wT,
-      int stride,
+      float[] panels,
+      int panel,
       int d,
       float[] rows,
       int rowOffset,
@@ -25,9 +31,11 @@ public final class ScalarDenseProjection implements DenseProjectionBody {
       int o = outOffset + r * count;
       for (int k = 0; k < count; k++) {
         int i = firstFeature + k;
+        // Feature i's weights: every panel-th float from (its panel's start + its column).
+        int w = DenseProjectionBody.at(panel, d, i, 0);
         float s = 0f;
         for (int j = 0; j < d; j++) {
-          s += wT[j * stride + i] * rows[x + j];
+          s += panels[w + j * panel] * rows[x + j];
         }
         out[o + k] = s;
       }
