@@ -4,6 +4,7 @@ import static jdk.incubator.vector.VectorOperators.XOR;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.lprff.vector.simd.scalar.ScalarCounterRng;
@@ -60,6 +61,11 @@ public final class VectorCounterRng implements CounterRngBody {
   static final int WORDS = GROUPS * GROUP;
 
   private static final IntVector LANE_INDEX = IntVector.zero(BLOCKS).addIndex(1);
+
+  /** The lanes of the first and of the second group of a 16-lane evaluation. */
+  private static final VectorMask<Integer> FIRST_GROUP = LANE_INDEX.compare(VectorOperators.LT, 8);
+
+  private static final VectorMask<Integer> SECOND_GROUP = FIRST_GROUP.not();
   private static final int L = BLOCKS.length();
 
   /**
@@ -199,18 +205,18 @@ public final class VectorCounterRng implements CounterRngBody {
       x2.intoArray(state, off + 16);
       x3.intoArray(state, off + 24);
     } else {
-      // Lanes 8..15 are the second group: its words go 32 ints further (its own order).
-      storeGroups(x0, state, off);
-      storeGroups(x1, state, off + 8);
-      storeGroups(x2, state, off + 16);
-      storeGroups(x3, state, off + 24);
+      // Lanes 8..15 are the second group: its words go 32 ints further, in its own order. Two
+      // masked stores per word, written out here: a helper method taking the vector was not
+      // inlined (NodeCountInliningCutoff) and boxed it, halving the generator's speed.
+      x0.intoArray(state, off, FIRST_GROUP);
+      x0.intoArray(state, off + 24, SECOND_GROUP);
+      x1.intoArray(state, off + 8, FIRST_GROUP);
+      x1.intoArray(state, off + 32, SECOND_GROUP);
+      x2.intoArray(state, off + 16, FIRST_GROUP);
+      x2.intoArray(state, off + 40, SECOND_GROUP);
+      x3.intoArray(state, off + 24, FIRST_GROUP);
+      x3.intoArray(state, off + 48, SECOND_GROUP);
     }
-  }
-
-  /** The two 8-lane halves of a 16-lane word: group q's at off, group q + 1's at off + 32. */
-  private static void storeGroups(IntVector x, int[] state, int off) {
-    ((IntVector) x.reinterpretShape(INTS, 0)).intoArray(state, off);
-    ((IntVector) x.reinterpretShape(INTS, 1)).intoArray(state, off + GROUP);
   }
 
   private static IntVector rotl(IntVector x, int n) {
