@@ -531,13 +531,17 @@ public final class VectorFwht implements FwhtBody {
 
   /**
    * One register-wide column of the layout: element i is the register at {@code o + i width}.
-   * Radix-8 passes (eight registers at distance h, three levels, one store each) while three levels
-   * are left, then one radix-4 or radix-2 pass; only the last pass applies the normalization.
-   * Each pass is its own method with its loops inside: C2 compiles it whole, vectors in registers
-   * (a radix-8 step as a method called from the loop is too big to inline and ran 2x slower).
+   * With width = LANES (the projections' groups) the column is contiguous and runs the passes of
+   * the contiguous transform ({@link #interleavedBlock}); other widths take radix-8 passes at
+   * stride width while three levels are left, then one radix-4 or radix-2 pass. Only the last pass
+   * applies the normalization.
    */
   private static void interleavedColumn(
       float[] x, int o, int n, int width, boolean normalized, float scale) {
+    if (width == LANES) {
+      interleavedBlock(x, o, Integer.numberOfTrailingZeros(n), scale, normalized);
+      return;
+    }
     int h = 1;
     for (; 4 * h < n; h <<= 3) {
       interleavedPass8(x, o, n, width, h, normalized && 8 * h == n, scale);
@@ -546,6 +550,40 @@ public final class VectorFwht implements FwhtBody {
       interleavedPass4(x, o, n, width, h, normalized, scale);
     } else if (h < n) {
       interleavedPass2(x, o, width, h, normalized, scale);
+    }
+  }
+
+  /**
+   * 2^logN registers side by side, x[o, o + 2^logN LANES): every level is whole registers at
+   * distance h LANES, as in the cross passes of the contiguous transform, so those passes do it,
+   * up to four levels per load and store of each register (each level alone would be a load, an
+   * add or subtract and a store: the one store per cycle would bind).
+   *
+   * <p>Loop shape of FFHT: a block that fits in L1 (2^{@link #LOG_BLOCK} floats) takes its
+   * levels in as few passes as possible, split evenly (7 = 4 + 3, 10 = 4 + 3 + 3); a larger one
+   * goes depth-first, its sub-blocks transformed whole while they stay in L1, then the top levels
+   * in one pass from L2, with the pass count still the fewest (2^10 at 16 lanes: 4 + 3 in each
+   * of eight 8 KiB sub-blocks, then 3).
+   */
+  private static void interleavedBlock(float[] x, int o, int logN, float scale, boolean scaled) {
+    int passes = (logN + 3) / 4;
+    if (passes > 1 && logN + LOG_LANES > LOG_BLOCK) {
+      int top = logN / passes;
+      int logSub = logN - top;
+      int subFloats = LANES << logSub;
+      for (int b = 0; b < 1 << top; b++) {
+        interleavedBlock(x, o + b * subFloats, logSub, 1f, false);
+      }
+      crossPass(x, o, LANES << logN, subFloats, top, scale, scaled);
+      return;
+    }
+    int distance = LANES;
+    int remaining = logN;
+    for (; passes > 0; passes--) {
+      int levels = (remaining + passes - 1) / passes;
+      remaining -= levels;
+      crossPass(x, o, LANES << logN, distance, levels, scale, scaled && remaining == 0);
+      distance <<= levels;
     }
   }
 

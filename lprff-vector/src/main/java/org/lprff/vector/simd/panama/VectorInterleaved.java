@@ -189,25 +189,75 @@ public final class VectorInterleaved implements InterleavedBody {
       FloatVector.fromArray(SPECIES, x, 2 * j * LANES).intoArray(scratch, j * LANES);
       FloatVector.fromArray(SPECIES, x, (2 * j + 1) * LANES).intoArray(scratch, im + j * LANES);
     }
-    float[] twRe = plan.twRe;
-    float[] twIm = plan.twIm;
-    for (int h = half >>> 1; h >= 1; h >>>= 1) {
-      forwardStage(scratch, im, half, h, twRe, twIm);
-    }
+    forward(scratch, im, 0, half, plan.twRe, plan.twIm);
     spectrum(scratch, im, half, plan);
-    for (int h = 1; h < half; h <<= 1) {
-      inverseStage(scratch, im, half, h, twRe, twIm);
-    }
+    inverse(scratch, im, 0, half, plan.twRe, plan.twIm);
     for (int j = 0; j < half; j++) {
       FloatVector.fromArray(SPECIES, scratch, j * LANES).intoArray(out, 2 * j * LANES);
       FloatVector.fromArray(SPECIES, scratch, im + j * LANES).intoArray(out, (2 * j + 1) * LANES);
     }
   }
 
+  /**
+   * Floats of a block the transforms take breadth-first (32 KiB, within L1d); larger blocks go
+   * depth-first, so that each sub-block is worked on while it stays in L1. A complex element of
+   * the layout is 2 LANES floats: at 16 lanes n = 512 (256 complex) is the largest such block.
+   */
+  private static final int BLOCK_FLOATS = 1 << 13;
+
+  /**
+   * The DIF stages h = size / 2 .. 1 on the block [from, from + size): two stages per load and
+   * store of each register (radix 4), since each stage alone is a load, a complex butterfly and a
+   * store. A block in L1 takes its stages breadth-first; a larger one does its top two stages,
+   * then each quarter depth-first (DIF stages below h stay within blocks of 2h).
+   */
+  private static void forward(float[] z, int im, int from, int size, float[] twRe, float[] twIm) {
+    if (size >= 4 && 2L * LANES * size > BLOCK_FLOATS) {
+      forwardRadix4(z, im, from, from + size, size >>> 1, twRe, twIm);
+      int quarter = size >>> 2;
+      for (int b = from; b < from + size; b += quarter) {
+        forward(z, im, b, quarter, twRe, twIm);
+      }
+      return;
+    }
+    int h = size >>> 1;
+    for (; h >= 2; h >>>= 2) {
+      forwardRadix4(z, im, from, from + size, h, twRe, twIm);
+    }
+    if (h == 1) {
+      forwardStage(z, im, from, from + size, 1, twRe, twIm);
+    }
+  }
+
+  /**
+   * The DIT stages h = 1 .. size / 2 on the block [from, from + size), two per load and store of
+   * each register; the mirror of {@link #forward}: a larger block does its quarters depth-first,
+   * then its top two stages.
+   */
+  private static void inverse(float[] z, int im, int from, int size, float[] twRe, float[] twIm) {
+    if (size >= 4 && 2L * LANES * size > BLOCK_FLOATS) {
+      int quarter = size >>> 2;
+      for (int b = from; b < from + size; b += quarter) {
+        inverse(z, im, b, quarter, twRe, twIm);
+      }
+      inverseRadix4(z, im, from, from + size, quarter, twRe, twIm);
+      return;
+    }
+    int h = 1;
+    if ((Integer.numberOfTrailingZeros(size) & 1) == 1) {
+      // An odd number of stages: the single one first, so that the last pass is radix 4.
+      inverseStage(z, im, from, from + size, 1, twRe, twIm);
+      h = 2;
+    }
+    for (; h < size; h <<= 2) {
+      inverseRadix4(z, im, from, from + size, h, twRe, twIm);
+    }
+  }
+
   /** {@link ScalarFft#forwardStage} on registers: (a, c) -> (a + c, (a - c) w). */
   private static void forwardStage(
-      float[] z, int im, int n, int h, float[] twRe, float[] twIm) {
-    for (int b = 0; b < n; b += 2 * h) {
+      float[] z, int im, int from, int to, int h, float[] twRe, float[] twIm) {
+    for (int b = from; b < to; b += 2 * h) {
       for (int j = 0; j < h; j++) {
         int p = (b + j) * LANES;
         int q = p + h * LANES;
@@ -227,10 +277,68 @@ public final class VectorInterleaved implements InterleavedBody {
     }
   }
 
+  /**
+   * DIF stages h and h / 2 on four registers a quarter block apart, each butterfly exactly {@link
+   * #forwardStage}'s: stage h pairs (0, 2) and (1, 3), stage h / 2 pairs (0, 1) and (2, 3).
+   */
+  private static void forwardRadix4(
+      float[] z, int im, int from, int to, int h, float[] twRe, float[] twIm) {
+    int g = h >>> 1;
+    int step = g * LANES;
+    for (int b = from; b < to; b += 2 * h) {
+      for (int j = 0; j < g; j++) {
+        int p0 = (b + j) * LANES;
+        int p1 = p0 + step;
+        int p2 = p1 + step;
+        int p3 = p2 + step;
+        FloatVector r0 = FloatVector.fromArray(SPECIES, z, p0);
+        FloatVector i0 = FloatVector.fromArray(SPECIES, z, im + p0);
+        FloatVector r1 = FloatVector.fromArray(SPECIES, z, p1);
+        FloatVector i1 = FloatVector.fromArray(SPECIES, z, im + p1);
+        FloatVector r2 = FloatVector.fromArray(SPECIES, z, p2);
+        FloatVector i2 = FloatVector.fromArray(SPECIES, z, im + p2);
+        FloatVector r3 = FloatVector.fromArray(SPECIES, z, p3);
+        FloatVector i3 = FloatVector.fromArray(SPECIES, z, im + p3);
+        // Stage h: (0, 2) with w[h + j], (1, 3) with w[h + g + j].
+        float wr = twRe[h + j];
+        float wi = twIm[h + j];
+        FloatVector dr = r0.sub(r2);
+        FloatVector di = i0.sub(i2);
+        r0 = r0.add(r2);
+        i0 = i0.add(i2);
+        r2 = dr.mul(wr).sub(di.mul(wi));
+        i2 = dr.mul(wi).add(di.mul(wr));
+        wr = twRe[h + g + j];
+        wi = twIm[h + g + j];
+        dr = r1.sub(r3);
+        di = i1.sub(i3);
+        r1 = r1.add(r3);
+        i1 = i1.add(i3);
+        r3 = dr.mul(wr).sub(di.mul(wi));
+        i3 = dr.mul(wi).add(di.mul(wr));
+        // Stage g: (0, 1) and (2, 3), both with w[g + j].
+        wr = twRe[g + j];
+        wi = twIm[g + j];
+        dr = r0.sub(r1);
+        di = i0.sub(i1);
+        r0.add(r1).intoArray(z, p0);
+        i0.add(i1).intoArray(z, im + p0);
+        dr.mul(wr).sub(di.mul(wi)).intoArray(z, p1);
+        dr.mul(wi).add(di.mul(wr)).intoArray(z, im + p1);
+        dr = r2.sub(r3);
+        di = i2.sub(i3);
+        r2.add(r3).intoArray(z, p2);
+        i2.add(i3).intoArray(z, im + p2);
+        dr.mul(wr).sub(di.mul(wi)).intoArray(z, p3);
+        dr.mul(wi).add(di.mul(wr)).intoArray(z, im + p3);
+      }
+    }
+  }
+
   /** {@link ScalarFft#inverseStage} on registers: (a, c) -> (a + c conj(w), a - c conj(w)). */
   private static void inverseStage(
-      float[] z, int im, int n, int h, float[] twRe, float[] twIm) {
-    for (int b = 0; b < n; b += 2 * h) {
+      float[] z, int im, int from, int to, int h, float[] twRe, float[] twIm) {
+    for (int b = from; b < to; b += 2 * h) {
       for (int j = 0; j < h; j++) {
         int p = (b + j) * LANES;
         int q = p + h * LANES;
@@ -246,6 +354,63 @@ public final class VectorInterleaved implements InterleavedBody {
         ai.add(ti).intoArray(z, im + p);
         ar.sub(tr).intoArray(z, q);
         ai.sub(ti).intoArray(z, im + q);
+      }
+    }
+  }
+
+  /**
+   * DIT stages h and 2h on four registers h apart, each butterfly exactly {@link
+   * #inverseStage}'s: stage h pairs (0, 1) and (2, 3), stage 2h pairs (0, 2) and (1, 3).
+   */
+  private static void inverseRadix4(
+      float[] z, int im, int from, int to, int h, float[] twRe, float[] twIm) {
+    int step = h * LANES;
+    for (int b = from; b < to; b += 4 * h) {
+      for (int j = 0; j < h; j++) {
+        int p0 = (b + j) * LANES;
+        int p1 = p0 + step;
+        int p2 = p1 + step;
+        int p3 = p2 + step;
+        // Stage h: (0, 1) and (2, 3), both with w[h + j].
+        float wr = twRe[h + j];
+        float wi = twIm[h + j];
+        FloatVector cr = FloatVector.fromArray(SPECIES, z, p1);
+        FloatVector ci = FloatVector.fromArray(SPECIES, z, im + p1);
+        FloatVector tr = cr.mul(wr).add(ci.mul(wi));
+        FloatVector ti = ci.mul(wr).sub(cr.mul(wi));
+        FloatVector ar = FloatVector.fromArray(SPECIES, z, p0);
+        FloatVector ai = FloatVector.fromArray(SPECIES, z, im + p0);
+        FloatVector r0 = ar.add(tr);
+        FloatVector i0 = ai.add(ti);
+        FloatVector r1 = ar.sub(tr);
+        FloatVector i1 = ai.sub(ti);
+        cr = FloatVector.fromArray(SPECIES, z, p3);
+        ci = FloatVector.fromArray(SPECIES, z, im + p3);
+        tr = cr.mul(wr).add(ci.mul(wi));
+        ti = ci.mul(wr).sub(cr.mul(wi));
+        ar = FloatVector.fromArray(SPECIES, z, p2);
+        ai = FloatVector.fromArray(SPECIES, z, im + p2);
+        FloatVector r2 = ar.add(tr);
+        FloatVector i2 = ai.add(ti);
+        FloatVector r3 = ar.sub(tr);
+        FloatVector i3 = ai.sub(ti);
+        // Stage 2h: (0, 2) with w[2h + j], (1, 3) with w[2h + h + j].
+        wr = twRe[2 * h + j];
+        wi = twIm[2 * h + j];
+        tr = r2.mul(wr).add(i2.mul(wi));
+        ti = i2.mul(wr).sub(r2.mul(wi));
+        r0.add(tr).intoArray(z, p0);
+        i0.add(ti).intoArray(z, im + p0);
+        r0.sub(tr).intoArray(z, p2);
+        i0.sub(ti).intoArray(z, im + p2);
+        wr = twRe[3 * h + j];
+        wi = twIm[3 * h + j];
+        tr = r3.mul(wr).add(i3.mul(wi));
+        ti = i3.mul(wr).sub(r3.mul(wi));
+        r1.add(tr).intoArray(z, p1);
+        i1.add(ti).intoArray(z, im + p1);
+        r1.sub(tr).intoArray(z, p3);
+        i1.sub(ti).intoArray(z, im + p3);
       }
     }
   }
