@@ -24,6 +24,8 @@ import org.lprff.vector.simd.spi.FwhtBody;
  *       recursively (each stays in L1 while it is worked on), then one radix pass over the whole
  *       block does the top levels (from L2).
  *   <li>The normalization factor multiplies the outputs of the last pass, not a pass of its own.
+ *   <li>The interleaved layout at width LANES is the same loop shape without the in-register
+ *       levels: each element of a group is one register, every level a cross level.
  * </ul>
  *
  * <p>What limits it on AVX2: rearrange of a 256-bit float vector compiles to vpermps (lane
@@ -660,7 +662,9 @@ public final class VectorFwht implements FwhtBody {
    * With width = LANES (the projections' groups) the column is contiguous and runs the passes of
    * the contiguous transform ({@link #interleavedBlock}); other widths take radix-8 passes at
    * stride width while three levels are left, then one radix-4 or radix-2 pass. Only the last pass
-   * applies the normalization.
+   * applies the normalization. Each pass is its own method with its loops inside: C2 compiles it
+   * whole, vectors in registers (a radix-8 step as a method called from the loop is too big to
+   * inline and ran 2x slower).
    */
   private static void interleavedColumn(
       float[] x, int o, int n, int width, boolean normalized, float scale) {

@@ -184,6 +184,7 @@ public final class VectorInterleaved implements InterleavedBody {
       SCALAR.circulant(x, plan, scratch, out, width);
       return;
     }
+    assert Integer.bitCount(n) == 1 && x.length >= n * LANES && out.length >= n * LANES;
     if (out != x) {
       System.arraycopy(x, 0, out, 0, n * LANES);
     }
