@@ -3,6 +3,7 @@ package org.lprff.bench;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.jtransforms.fft.FloatFFT_1D;
+import org.lprff.vector.simd.VectorizationProvider;
 import org.lprff.vector.simd.panama.VectorFft;
 import org.lprff.vector.simd.scalar.ScalarFft;
 import org.lprff.vector.simd.spi.FftBody;
@@ -53,6 +54,10 @@ public class FftBenchmark {
   private float[] scratch;
   private float[] halfRe;
   private float[] halfIm;
+  private final int width = VectorizationProvider.get().interleaved().width();
+  private float[] inputGroup;
+  private float[] group;
+  private float[] groupScratch;
 
   @Setup
   public void setUp() {
@@ -83,6 +88,12 @@ public class FftBenchmark {
     scratch = new float[circulant.scratchLength()];
     halfRe = new float[n / 2 + 1];
     halfIm = new float[n / 2 + 1];
+    inputGroup = new float[n * width];
+    for (int i = 0; i < inputGroup.length; i++) {
+      inputGroup[i] = (float) random.nextGaussian();
+    }
+    group = new float[n * width];
+    groupScratch = new float[n * width];
   }
 
   private float[] complexForward(FftBody kernel) {
@@ -149,5 +160,16 @@ public class FftBenchmark {
   public float[] circulantScalar() {
     circulant.multiplyWith(scalar, realInput, out, scratch);
     return out;
+  }
+
+  /**
+   * circ(g) x for one group of the circulant projection: {@code width} vectors side by side (the
+   * interleaved body's width), active body; per vector, divide by width.
+   */
+  @Benchmark
+  public float[] circulantInterleaved() {
+    System.arraycopy(inputGroup, 0, group, 0, group.length);
+    circulant.multiplyInterleaved(group, groupScratch, group, width);
+    return group;
   }
 }

@@ -3,6 +3,7 @@ package org.lprff.bench;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.lprff.vector.simd.panama.VectorFwht;
+import org.lprff.vector.simd.panama.VectorInterleaved;
 import org.lprff.vector.simd.scalar.ScalarFwht;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -22,6 +23,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * region. The orthonormal transform is used because it is its own inverse: applied repeatedly
  * the values alternate between x and Hx/sqrt(n) (up to rounding) and never overflow, which the
  * tear-down checks. Compare with FFHT (C, AVX2) at the same n measured on the same machine.
+ *
+ * <p>{@code interleaved*}: one group of the structured projections, {@code width} vectors of n
+ * floats side by side (width = the vector body's register of floats), normalized in place; per
+ * vector, divide by width.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -33,7 +38,9 @@ public class FwhtBenchmark {
 
   private final VectorFwht vector = new VectorFwht();
   private final ScalarFwht scalar = new ScalarFwht();
+  private final int width = new VectorInterleaved().width();
   private float[] x;
+  private float[] group;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -42,11 +49,20 @@ public class FwhtBenchmark {
     for (int i = 0; i < n; i++) {
       x[i] = (float) (2 * random.nextDouble() - 1);
     }
+    group = new float[n * width];
+    for (int i = 0; i < group.length; i++) {
+      group[i] = (float) (2 * random.nextDouble() - 1);
+    }
   }
 
   @TearDown(Level.Iteration)
   public void checkFinite() {
-    for (float v : x) {
+    check(x);
+    check(group);
+  }
+
+  private void check(float[] values) {
+    for (float v : values) {
       if (!Float.isFinite(v) || Math.abs(v) > n) {
         throw new IllegalStateException("values drifted: " + v + " at n = " + n);
       }
@@ -63,5 +79,17 @@ public class FwhtBenchmark {
   public float[] scalar() {
     scalar.transformNormalized(x, 0, n);
     return x;
+  }
+
+  @Benchmark
+  public float[] interleavedVector() {
+    vector.transformInterleaved(group, 0, n, width, true);
+    return group;
+  }
+
+  @Benchmark
+  public float[] interleavedScalar() {
+    scalar.transformInterleaved(group, 0, n, width, true);
+    return group;
   }
 }

@@ -278,14 +278,15 @@ class FwhtTest extends ProviderTestBase {
    * The interleaved layout gives every vector the bits of the contiguous scalar transform (same
    * butterfly tree, one rounding per level), for widths below, at and above the lane count (the
    * vector body does whole registers, the scalar body the remaining columns) and every n of the
-   * structured projections' range plus the radix-2 tail (odd log n).
+   * structured projections' range plus the radix-2 tail (odd log n), and up to 2^14, where the
+   * vector body goes depth-first at two levels of sub-blocks (at 8 and 16 lanes).
    */
   @Test
   void interleavedEqualsContiguousBitForBit() {
     SplittableRandom random = new SplittableRandom(17);
     int lanes = VectorShape.FLOAT.length();
     int[] widths = {1, 2, lanes - 1, lanes, lanes + 1, 2 * lanes, 3 * lanes + 5};
-    for (int e = 1; e <= 12; e++) {
+    for (int e = 1; e <= 14; e++) {
       int n = 1 << e;
       for (int width : widths) {
         int offset = 3;

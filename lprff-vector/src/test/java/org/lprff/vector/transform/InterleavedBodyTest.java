@@ -98,11 +98,12 @@ class InterleavedBodyTest extends ProviderTestBase {
 
   /**
    * The lane-parallel circulant product equals {@link CirculantPlan#multiply} of each column bit
-   * for bit (same operations per lane), for every n from 1 to 2^10 and widths around the lanes.
+   * for bit (same operations per lane), for every n from 1 to 2^12 (the vector body goes
+   * depth-first from 2^10 at 16 lanes, 2^11 at 8) and widths around the lanes.
    */
   @Test
   void circulantMatchesThePlanColumnByColumn() {
-    for (int e = 0; e <= 10; e++) {
+    for (int e = 0; e <= 12; e++) {
       int n = 1 << e;
       CirculantPlan plan = new CirculantPlan(randomFloats(n));
       for (int width : WIDTHS) {

@@ -24,6 +24,8 @@ import org.lprff.vector.simd.spi.FwhtBody;
  *       recursively (each stays in L1 while it is worked on), then one radix pass over the whole
  *       block does the top levels (from L2).
  *   <li>The normalization factor multiplies the outputs of the last pass, not a pass of its own.
+ *   <li>The interleaved layout at width LANES is the same loop shape without the in-register
+ *       levels: each element of a group is one register, every level a cross level.
  * </ul>
  *
  * <p>What limits it on AVX2: rearrange of a 256-bit float vector compiles to vpermps (lane
@@ -454,6 +456,132 @@ public final class VectorFwht implements FwhtBody {
     }
   }
 
+  /**
+   * {@link #radix16} at distance LANES, the first pass of the interleaved layout: one flat loop
+   * with constant offsets (the nested loop would run its inner loop once per block, with the
+   * range checks of every load and store inside), as in {@link #firstRadix8}.
+   */
+  private static void firstCross16(float[] x, int offset, int n, float scale, boolean scaled) {
+    final int d = LANES;
+    int end = offset + n;
+    for (int i = offset; i < end; i += 16 * d) {
+      FloatVector a0 = FloatVector.fromArray(SPECIES, x, i);
+      FloatVector a1 = FloatVector.fromArray(SPECIES, x, i + d);
+      FloatVector a2 = FloatVector.fromArray(SPECIES, x, i + 2 * d);
+      FloatVector a3 = FloatVector.fromArray(SPECIES, x, i + 3 * d);
+      FloatVector a4 = FloatVector.fromArray(SPECIES, x, i + 4 * d);
+      FloatVector a5 = FloatVector.fromArray(SPECIES, x, i + 5 * d);
+      FloatVector a6 = FloatVector.fromArray(SPECIES, x, i + 6 * d);
+      FloatVector a7 = FloatVector.fromArray(SPECIES, x, i + 7 * d);
+      FloatVector a8 = FloatVector.fromArray(SPECIES, x, i + 8 * d);
+      FloatVector a9 = FloatVector.fromArray(SPECIES, x, i + 9 * d);
+      FloatVector a10 = FloatVector.fromArray(SPECIES, x, i + 10 * d);
+      FloatVector a11 = FloatVector.fromArray(SPECIES, x, i + 11 * d);
+      FloatVector a12 = FloatVector.fromArray(SPECIES, x, i + 12 * d);
+      FloatVector a13 = FloatVector.fromArray(SPECIES, x, i + 13 * d);
+      FloatVector a14 = FloatVector.fromArray(SPECIES, x, i + 14 * d);
+      FloatVector a15 = FloatVector.fromArray(SPECIES, x, i + 15 * d);
+      FloatVector b0 = a0.add(a1);
+      FloatVector b1 = a0.sub(a1);
+      FloatVector b2 = a2.add(a3);
+      FloatVector b3 = a2.sub(a3);
+      FloatVector b4 = a4.add(a5);
+      FloatVector b5 = a4.sub(a5);
+      FloatVector b6 = a6.add(a7);
+      FloatVector b7 = a6.sub(a7);
+      FloatVector b8 = a8.add(a9);
+      FloatVector b9 = a8.sub(a9);
+      FloatVector b10 = a10.add(a11);
+      FloatVector b11 = a10.sub(a11);
+      FloatVector b12 = a12.add(a13);
+      FloatVector b13 = a12.sub(a13);
+      FloatVector b14 = a14.add(a15);
+      FloatVector b15 = a14.sub(a15);
+      FloatVector c0 = b0.add(b2);
+      FloatVector c2 = b0.sub(b2);
+      FloatVector c1 = b1.add(b3);
+      FloatVector c3 = b1.sub(b3);
+      FloatVector c4 = b4.add(b6);
+      FloatVector c6 = b4.sub(b6);
+      FloatVector c5 = b5.add(b7);
+      FloatVector c7 = b5.sub(b7);
+      FloatVector c8 = b8.add(b10);
+      FloatVector c10 = b8.sub(b10);
+      FloatVector c9 = b9.add(b11);
+      FloatVector c11 = b9.sub(b11);
+      FloatVector c12 = b12.add(b14);
+      FloatVector c14 = b12.sub(b14);
+      FloatVector c13 = b13.add(b15);
+      FloatVector c15 = b13.sub(b15);
+      FloatVector e0 = c0.add(c4);
+      FloatVector e4 = c0.sub(c4);
+      FloatVector e1 = c1.add(c5);
+      FloatVector e5 = c1.sub(c5);
+      FloatVector e2 = c2.add(c6);
+      FloatVector e6 = c2.sub(c6);
+      FloatVector e3 = c3.add(c7);
+      FloatVector e7 = c3.sub(c7);
+      FloatVector e8 = c8.add(c12);
+      FloatVector e12 = c8.sub(c12);
+      FloatVector e9 = c9.add(c13);
+      FloatVector e13 = c9.sub(c13);
+      FloatVector e10 = c10.add(c14);
+      FloatVector e14 = c10.sub(c14);
+      FloatVector e11 = c11.add(c15);
+      FloatVector e15 = c11.sub(c15);
+      FloatVector f0 = e0.add(e8);
+      FloatVector f8 = e0.sub(e8);
+      FloatVector f1 = e1.add(e9);
+      FloatVector f9 = e1.sub(e9);
+      FloatVector f2 = e2.add(e10);
+      FloatVector f10 = e2.sub(e10);
+      FloatVector f3 = e3.add(e11);
+      FloatVector f11 = e3.sub(e11);
+      FloatVector f4 = e4.add(e12);
+      FloatVector f12 = e4.sub(e12);
+      FloatVector f5 = e5.add(e13);
+      FloatVector f13 = e5.sub(e13);
+      FloatVector f6 = e6.add(e14);
+      FloatVector f14 = e6.sub(e14);
+      FloatVector f7 = e7.add(e15);
+      FloatVector f15 = e7.sub(e15);
+      if (scaled) {
+        f0 = f0.mul(scale);
+        f1 = f1.mul(scale);
+        f2 = f2.mul(scale);
+        f3 = f3.mul(scale);
+        f4 = f4.mul(scale);
+        f5 = f5.mul(scale);
+        f6 = f6.mul(scale);
+        f7 = f7.mul(scale);
+        f8 = f8.mul(scale);
+        f9 = f9.mul(scale);
+        f10 = f10.mul(scale);
+        f11 = f11.mul(scale);
+        f12 = f12.mul(scale);
+        f13 = f13.mul(scale);
+        f14 = f14.mul(scale);
+        f15 = f15.mul(scale);
+      }
+      f0.intoArray(x, i);
+      f1.intoArray(x, i + d);
+      f2.intoArray(x, i + 2 * d);
+      f3.intoArray(x, i + 3 * d);
+      f4.intoArray(x, i + 4 * d);
+      f5.intoArray(x, i + 5 * d);
+      f6.intoArray(x, i + 6 * d);
+      f7.intoArray(x, i + 7 * d);
+      f8.intoArray(x, i + 8 * d);
+      f9.intoArray(x, i + 9 * d);
+      f10.intoArray(x, i + 10 * d);
+      f11.intoArray(x, i + 11 * d);
+      f12.intoArray(x, i + 12 * d);
+      f13.intoArray(x, i + 13 * d);
+      f14.intoArray(x, i + 14 * d);
+      f15.intoArray(x, i + 15 * d);
+    }
+  }
+
   /** Three levels (distances d, 2d, 4d) on eight vectors loaded once. */
   private static void radix8(
       float[] x, int offset, int n, int d, float scale, boolean scaled) {
@@ -531,13 +659,19 @@ public final class VectorFwht implements FwhtBody {
 
   /**
    * One register-wide column of the layout: element i is the register at {@code o + i width}.
-   * Radix-8 passes (eight registers at distance h, three levels, one store each) while three levels
-   * are left, then one radix-4 or radix-2 pass; only the last pass applies the normalization.
-   * Each pass is its own method with its loops inside: C2 compiles it whole, vectors in registers
-   * (a radix-8 step as a method called from the loop is too big to inline and ran 2x slower).
+   * With width = LANES (the projections' groups) the column is contiguous and runs the passes of
+   * the contiguous transform ({@link #interleavedBlock}); other widths take radix-8 passes at
+   * stride width while three levels are left, then one radix-4 or radix-2 pass. Only the last pass
+   * applies the normalization. Each pass is its own method with its loops inside: C2 compiles it
+   * whole, vectors in registers (a radix-8 step as a method called from the loop is too big to
+   * inline and ran 2x slower).
    */
   private static void interleavedColumn(
       float[] x, int o, int n, int width, boolean normalized, float scale) {
+    if (width == LANES) {
+      interleavedBlock(x, o, Integer.numberOfTrailingZeros(n), scale, normalized);
+      return;
+    }
     int h = 1;
     for (; 4 * h < n; h <<= 3) {
       interleavedPass8(x, o, n, width, h, normalized && 8 * h == n, scale);
@@ -546,6 +680,45 @@ public final class VectorFwht implements FwhtBody {
       interleavedPass4(x, o, n, width, h, normalized, scale);
     } else if (h < n) {
       interleavedPass2(x, o, width, h, normalized, scale);
+    }
+  }
+
+  /**
+   * 2^logN registers side by side, x[o, o + 2^logN LANES): every level is whole registers at
+   * distance h LANES, as in the cross passes of the contiguous transform, so those passes do it,
+   * up to four levels per load and store of each register (each level alone would be a load, an
+   * add or subtract and a store: the one store per cycle would bind).
+   *
+   * <p>Loop shape of FFHT: a block that fits in L1 (2^{@link #LOG_BLOCK} floats) takes its
+   * levels in as few passes as possible, split evenly (7 = 4 + 3, 10 = 4 + 3 + 3); a larger one
+   * goes depth-first, its sub-blocks transformed whole while they stay in L1, then the top levels
+   * in one pass from L2, with the pass count still the fewest (2^10 at 16 lanes: 4 + 3 in each
+   * of eight 8 KiB sub-blocks, then 3).
+   */
+  private static void interleavedBlock(float[] x, int o, int logN, float scale, boolean scaled) {
+    int passes = (logN + 3) / 4;
+    if (passes > 1 && logN + LOG_LANES > LOG_BLOCK) {
+      int top = logN / passes;
+      int logSub = logN - top;
+      int subFloats = LANES << logSub;
+      for (int b = 0; b < 1 << top; b++) {
+        interleavedBlock(x, o + b * subFloats, logSub, 1f, false);
+      }
+      crossPass(x, o, LANES << logN, subFloats, top, scale, scaled);
+      return;
+    }
+    int distance = LANES;
+    int remaining = logN;
+    for (; passes > 0; passes--) {
+      int levels = (remaining + passes - 1) / passes;
+      remaining -= levels;
+      boolean last = remaining == 0;
+      if (distance == LANES && levels == 4) {
+        firstCross16(x, o, LANES << logN, scale, scaled && last);
+      } else {
+        crossPass(x, o, LANES << logN, distance, levels, scale, scaled && last);
+      }
+      distance <<= levels;
     }
   }
 

@@ -172,9 +172,10 @@ public final class VectorInterleaved implements InterleavedBody {
   /**
    * {@code CirculantPlan}'s pipeline (split into even and odd entries, half-length DIF FFT to
    * bit-reversed order, the circulant spectrum, DIT inverse, merge) with every scalar of {@link
-   * ScalarFft} replaced by a register of 8 rows: the same operations in the same order on every
-   * lane, hence the same bits. Real parts live at scratch[j L], imaginary parts at scratch[(half +
-   * j) L].
+   * ScalarFft} replaced by a register of LANES rows: the same operations in the same order on
+   * every lane, hence the same bits. The split needs no copy in this layout: complex entry j, x[2j]
+   * + i x[2j + 1], is already the register pair at [2j L, 2j L + 2L), real part first, so the
+   * transforms run in place in out (scratch is not needed).
    */
   @Override
   public void circulant(float[] x, CirculantSpectrum plan, float[] scratch, float[] out, int width) {
@@ -183,108 +184,271 @@ public final class VectorInterleaved implements InterleavedBody {
       SCALAR.circulant(x, plan, scratch, out, width);
       return;
     }
+    assert Integer.bitCount(n) == 1 && x.length >= n * LANES && out.length >= n * LANES;
+    if (out != x) {
+      System.arraycopy(x, 0, out, 0, n * LANES);
+    }
     int half = n >>> 1;
-    int im = half * LANES;
-    for (int j = 0; j < half; j++) {
-      FloatVector.fromArray(SPECIES, x, 2 * j * LANES).intoArray(scratch, j * LANES);
-      FloatVector.fromArray(SPECIES, x, (2 * j + 1) * LANES).intoArray(scratch, im + j * LANES);
+    forward(out, 0, half, plan.twRe, plan.twIm);
+    spectrum(out, half, plan);
+    inverse(out, 0, half, plan.twRe, plan.twIm);
+  }
+
+  /** Floats of one complex entry: its real register, then its imaginary register. */
+  private static final int COMPLEX = 2 * LANES;
+
+  /**
+   * Floats of a block the transforms take breadth-first (32 KiB, within L1d); larger blocks go
+   * depth-first, so that each sub-block is worked on while it stays in L1. A complex element of
+   * the layout is 2 LANES floats: at 16 lanes n = 512 (256 complex) is the largest such block.
+   */
+  private static final int BLOCK_FLOATS = 1 << 13;
+
+  /**
+   * The DIF stages h = size / 2 .. 1 on the block [from, from + size): two stages per load and
+   * store of each register (radix 4), since each stage alone is a load, a complex butterfly and a
+   * store. A block in L1 takes its stages breadth-first; a larger one does its top two stages,
+   * then each quarter depth-first (DIF stages below h stay within blocks of 2h).
+   */
+  private static void forward(float[] z, int from, int size, float[] twRe, float[] twIm) {
+    if (size >= 4 && (long) COMPLEX * size > BLOCK_FLOATS) {
+      forwardRadix4(z, from, from + size, size >>> 1, twRe, twIm);
+      int quarter = size >>> 2;
+      for (int b = from; b < from + size; b += quarter) {
+        forward(z, b, quarter, twRe, twIm);
+      }
+      return;
     }
-    float[] twRe = plan.twRe;
-    float[] twIm = plan.twIm;
-    for (int h = half >>> 1; h >= 1; h >>>= 1) {
-      forwardStage(scratch, im, half, h, twRe, twIm);
+    int h = size >>> 1;
+    for (; h >= 2; h >>>= 2) {
+      forwardRadix4(z, from, from + size, h, twRe, twIm);
     }
-    spectrum(scratch, im, half, plan);
-    for (int h = 1; h < half; h <<= 1) {
-      inverseStage(scratch, im, half, h, twRe, twIm);
+    if (h == 1) {
+      forwardStage(z, from, from + size, 1, twRe, twIm);
     }
-    for (int j = 0; j < half; j++) {
-      FloatVector.fromArray(SPECIES, scratch, j * LANES).intoArray(out, 2 * j * LANES);
-      FloatVector.fromArray(SPECIES, scratch, im + j * LANES).intoArray(out, (2 * j + 1) * LANES);
+  }
+
+  /**
+   * The DIT stages h = 1 .. size / 2 on the block [from, from + size), two per load and store of
+   * each register; the mirror of {@link #forward}: a larger block does its quarters depth-first,
+   * then its top two stages.
+   */
+  private static void inverse(float[] z, int from, int size, float[] twRe, float[] twIm) {
+    if (size >= 4 && (long) COMPLEX * size > BLOCK_FLOATS) {
+      int quarter = size >>> 2;
+      for (int b = from; b < from + size; b += quarter) {
+        inverse(z, b, quarter, twRe, twIm);
+      }
+      inverseRadix4(z, from, from + size, quarter, twRe, twIm);
+      return;
+    }
+    int h = 1;
+    if ((Integer.numberOfTrailingZeros(size) & 1) == 1) {
+      // An odd number of stages: the single one first, so that the last pass is radix 4.
+      inverseStage(z, from, from + size, 1, twRe, twIm);
+      h = 2;
+    }
+    for (; h < size; h <<= 2) {
+      inverseRadix4(z, from, from + size, h, twRe, twIm);
     }
   }
 
   /** {@link ScalarFft#forwardStage} on registers: (a, c) -> (a + c, (a - c) w). */
   private static void forwardStage(
-      float[] z, int im, int n, int h, float[] twRe, float[] twIm) {
-    for (int b = 0; b < n; b += 2 * h) {
+      float[] z, int from, int to, int h, float[] twRe, float[] twIm) {
+    for (int b = from; b < to; b += 2 * h) {
       for (int j = 0; j < h; j++) {
-        int p = (b + j) * LANES;
-        int q = p + h * LANES;
+        int p = (b + j) * COMPLEX;
+        int q = p + h * COMPLEX;
         FloatVector ar = FloatVector.fromArray(SPECIES, z, p);
-        FloatVector ai = FloatVector.fromArray(SPECIES, z, im + p);
+        FloatVector ai = FloatVector.fromArray(SPECIES, z, p + LANES);
         FloatVector cr = FloatVector.fromArray(SPECIES, z, q);
-        FloatVector ci = FloatVector.fromArray(SPECIES, z, im + q);
+        FloatVector ci = FloatVector.fromArray(SPECIES, z, q + LANES);
         FloatVector dr = ar.sub(cr);
         FloatVector di = ai.sub(ci);
         float wr = twRe[h + j];
         float wi = twIm[h + j];
         ar.add(cr).intoArray(z, p);
-        ai.add(ci).intoArray(z, im + p);
+        ai.add(ci).intoArray(z, p + LANES);
         dr.mul(wr).sub(di.mul(wi)).intoArray(z, q);
-        dr.mul(wi).add(di.mul(wr)).intoArray(z, im + q);
+        dr.mul(wi).add(di.mul(wr)).intoArray(z, q + LANES);
+      }
+    }
+  }
+
+  /**
+   * DIF stages h and h / 2 on four registers a quarter block apart, each butterfly exactly {@link
+   * #forwardStage}'s: stage h pairs (0, 2) and (1, 3), stage h / 2 pairs (0, 1) and (2, 3).
+   */
+  private static void forwardRadix4(
+      float[] z, int from, int to, int h, float[] twRe, float[] twIm) {
+    int g = h >>> 1;
+    int step = g * COMPLEX;
+    for (int b = from; b < to; b += 2 * h) {
+      for (int j = 0; j < g; j++) {
+        int p0 = (b + j) * COMPLEX;
+        int p1 = p0 + step;
+        int p2 = p1 + step;
+        int p3 = p2 + step;
+        FloatVector r0 = FloatVector.fromArray(SPECIES, z, p0);
+        FloatVector i0 = FloatVector.fromArray(SPECIES, z, p0 + LANES);
+        FloatVector r1 = FloatVector.fromArray(SPECIES, z, p1);
+        FloatVector i1 = FloatVector.fromArray(SPECIES, z, p1 + LANES);
+        FloatVector r2 = FloatVector.fromArray(SPECIES, z, p2);
+        FloatVector i2 = FloatVector.fromArray(SPECIES, z, p2 + LANES);
+        FloatVector r3 = FloatVector.fromArray(SPECIES, z, p3);
+        FloatVector i3 = FloatVector.fromArray(SPECIES, z, p3 + LANES);
+        // Stage h: (0, 2) with w[h + j], (1, 3) with w[h + g + j].
+        float wr = twRe[h + j];
+        float wi = twIm[h + j];
+        FloatVector dr = r0.sub(r2);
+        FloatVector di = i0.sub(i2);
+        r0 = r0.add(r2);
+        i0 = i0.add(i2);
+        r2 = dr.mul(wr).sub(di.mul(wi));
+        i2 = dr.mul(wi).add(di.mul(wr));
+        wr = twRe[h + g + j];
+        wi = twIm[h + g + j];
+        dr = r1.sub(r3);
+        di = i1.sub(i3);
+        r1 = r1.add(r3);
+        i1 = i1.add(i3);
+        r3 = dr.mul(wr).sub(di.mul(wi));
+        i3 = dr.mul(wi).add(di.mul(wr));
+        // Stage g: (0, 1) and (2, 3), both with w[g + j].
+        wr = twRe[g + j];
+        wi = twIm[g + j];
+        dr = r0.sub(r1);
+        di = i0.sub(i1);
+        r0.add(r1).intoArray(z, p0);
+        i0.add(i1).intoArray(z, p0 + LANES);
+        dr.mul(wr).sub(di.mul(wi)).intoArray(z, p1);
+        dr.mul(wi).add(di.mul(wr)).intoArray(z, p1 + LANES);
+        dr = r2.sub(r3);
+        di = i2.sub(i3);
+        r2.add(r3).intoArray(z, p2);
+        i2.add(i3).intoArray(z, p2 + LANES);
+        dr.mul(wr).sub(di.mul(wi)).intoArray(z, p3);
+        dr.mul(wi).add(di.mul(wr)).intoArray(z, p3 + LANES);
       }
     }
   }
 
   /** {@link ScalarFft#inverseStage} on registers: (a, c) -> (a + c conj(w), a - c conj(w)). */
   private static void inverseStage(
-      float[] z, int im, int n, int h, float[] twRe, float[] twIm) {
-    for (int b = 0; b < n; b += 2 * h) {
+      float[] z, int from, int to, int h, float[] twRe, float[] twIm) {
+    for (int b = from; b < to; b += 2 * h) {
       for (int j = 0; j < h; j++) {
-        int p = (b + j) * LANES;
-        int q = p + h * LANES;
+        int p = (b + j) * COMPLEX;
+        int q = p + h * COMPLEX;
         float wr = twRe[h + j];
         float wi = twIm[h + j];
         FloatVector cr = FloatVector.fromArray(SPECIES, z, q);
-        FloatVector ci = FloatVector.fromArray(SPECIES, z, im + q);
+        FloatVector ci = FloatVector.fromArray(SPECIES, z, q + LANES);
         FloatVector tr = cr.mul(wr).add(ci.mul(wi));
         FloatVector ti = ci.mul(wr).sub(cr.mul(wi));
         FloatVector ar = FloatVector.fromArray(SPECIES, z, p);
-        FloatVector ai = FloatVector.fromArray(SPECIES, z, im + p);
+        FloatVector ai = FloatVector.fromArray(SPECIES, z, p + LANES);
         ar.add(tr).intoArray(z, p);
-        ai.add(ti).intoArray(z, im + p);
+        ai.add(ti).intoArray(z, p + LANES);
         ar.sub(tr).intoArray(z, q);
-        ai.sub(ti).intoArray(z, im + q);
+        ai.sub(ti).intoArray(z, q + LANES);
+      }
+    }
+  }
+
+  /**
+   * DIT stages h and 2h on four registers h apart, each butterfly exactly {@link
+   * #inverseStage}'s: stage h pairs (0, 1) and (2, 3), stage 2h pairs (0, 2) and (1, 3).
+   */
+  private static void inverseRadix4(
+      float[] z, int from, int to, int h, float[] twRe, float[] twIm) {
+    int step = h * COMPLEX;
+    for (int b = from; b < to; b += 4 * h) {
+      for (int j = 0; j < h; j++) {
+        int p0 = (b + j) * COMPLEX;
+        int p1 = p0 + step;
+        int p2 = p1 + step;
+        int p3 = p2 + step;
+        // Stage h: (0, 1) and (2, 3), both with w[h + j].
+        float wr = twRe[h + j];
+        float wi = twIm[h + j];
+        FloatVector cr = FloatVector.fromArray(SPECIES, z, p1);
+        FloatVector ci = FloatVector.fromArray(SPECIES, z, p1 + LANES);
+        FloatVector tr = cr.mul(wr).add(ci.mul(wi));
+        FloatVector ti = ci.mul(wr).sub(cr.mul(wi));
+        FloatVector ar = FloatVector.fromArray(SPECIES, z, p0);
+        FloatVector ai = FloatVector.fromArray(SPECIES, z, p0 + LANES);
+        FloatVector r0 = ar.add(tr);
+        FloatVector i0 = ai.add(ti);
+        FloatVector r1 = ar.sub(tr);
+        FloatVector i1 = ai.sub(ti);
+        cr = FloatVector.fromArray(SPECIES, z, p3);
+        ci = FloatVector.fromArray(SPECIES, z, p3 + LANES);
+        tr = cr.mul(wr).add(ci.mul(wi));
+        ti = ci.mul(wr).sub(cr.mul(wi));
+        ar = FloatVector.fromArray(SPECIES, z, p2);
+        ai = FloatVector.fromArray(SPECIES, z, p2 + LANES);
+        FloatVector r2 = ar.add(tr);
+        FloatVector i2 = ai.add(ti);
+        FloatVector r3 = ar.sub(tr);
+        FloatVector i3 = ai.sub(ti);
+        // Stage 2h: (0, 2) with w[2h + j], (1, 3) with w[2h + h + j].
+        wr = twRe[2 * h + j];
+        wi = twIm[2 * h + j];
+        tr = r2.mul(wr).add(i2.mul(wi));
+        ti = i2.mul(wr).sub(r2.mul(wi));
+        r0.add(tr).intoArray(z, p0);
+        i0.add(ti).intoArray(z, p0 + LANES);
+        r0.sub(tr).intoArray(z, p2);
+        i0.sub(ti).intoArray(z, p2 + LANES);
+        wr = twRe[3 * h + j];
+        wi = twIm[3 * h + j];
+        tr = r3.mul(wr).add(i3.mul(wi));
+        ti = i3.mul(wr).sub(r3.mul(wi));
+        r1.add(tr).intoArray(z, p1);
+        i1.add(ti).intoArray(z, p1 + LANES);
+        r1.sub(tr).intoArray(z, p3);
+        i1.sub(ti).intoArray(z, p3 + LANES);
       }
     }
   }
 
   /** {@link ScalarFft#circulantSpectrum} on registers. */
-  private static void spectrum(float[] z, int im, int n, CirculantSpectrum c) {
-    selfPaired(z, im, 0, 0, c);
+  private static void spectrum(float[] z, int n, CirculantSpectrum c) {
+    selfPaired(z, 0, 0, c);
     if (n >= 2) {
-      selfPaired(z, im, 1, n >>> 1, c);
+      selfPaired(z, 1, n >>> 1, c);
     }
     for (int base = 2; base < n; base <<= 1) {
       int half = base >>> 1;
       for (int p = base; p < base + half; p++) {
         int q = 3 * base - 1 - p;
         int s = p - half;
-        FloatVector pr = FloatVector.fromArray(SPECIES, z, p * LANES);
-        FloatVector pi = FloatVector.fromArray(SPECIES, z, im + p * LANES);
-        FloatVector qr = FloatVector.fromArray(SPECIES, z, q * LANES);
-        FloatVector qi = FloatVector.fromArray(SPECIES, z, im + q * LANES);
+        FloatVector pr = FloatVector.fromArray(SPECIES, z, p * COMPLEX);
+        FloatVector pi = FloatVector.fromArray(SPECIES, z, p * COMPLEX + LANES);
+        FloatVector qr = FloatVector.fromArray(SPECIES, z, q * COMPLEX);
+        FloatVector qi = FloatVector.fromArray(SPECIES, z, q * COMPLEX + LANES);
         // Left to right as in the scalar body: ((A Re - A Im) + B Re) + B Im, one rounding each.
         pr.mul(c.ownARe[s]).sub(pi.mul(c.ownAIm[s])).add(qr.mul(c.ownBRe[s]))
-            .add(qi.mul(c.ownBIm[s])).intoArray(z, p * LANES);
+            .add(qi.mul(c.ownBIm[s])).intoArray(z, p * COMPLEX);
         pi.mul(c.ownARe[s]).add(pr.mul(c.ownAIm[s])).add(qr.mul(c.ownBIm[s]))
-            .sub(qi.mul(c.ownBRe[s])).intoArray(z, im + p * LANES);
+            .sub(qi.mul(c.ownBRe[s])).intoArray(z, p * COMPLEX + LANES);
         qr.mul(c.partARe[s]).sub(qi.mul(c.partAIm[s])).add(pr.mul(c.partBRe[s]))
-            .add(pi.mul(c.partBIm[s])).intoArray(z, q * LANES);
+            .add(pi.mul(c.partBIm[s])).intoArray(z, q * COMPLEX);
         qi.mul(c.partARe[s]).add(qr.mul(c.partAIm[s])).add(pr.mul(c.partBIm[s]))
-            .sub(pi.mul(c.partBRe[s])).intoArray(z, im + q * LANES);
+            .sub(pi.mul(c.partBRe[s])).intoArray(z, q * COMPLEX + LANES);
       }
     }
   }
 
-  private static void selfPaired(float[] z, int im, int p, int slot, CirculantSpectrum c) {
-    FloatVector zr = FloatVector.fromArray(SPECIES, z, p * LANES);
-    FloatVector zi = FloatVector.fromArray(SPECIES, z, im + p * LANES);
+  private static void selfPaired(float[] z, int p, int slot, CirculantSpectrum c) {
+    FloatVector zr = FloatVector.fromArray(SPECIES, z, p * COMPLEX);
+    FloatVector zi = FloatVector.fromArray(SPECIES, z, p * COMPLEX + LANES);
     zr.mul(c.ownARe[slot]).sub(zi.mul(c.ownAIm[slot])).add(zr.mul(c.ownBRe[slot]))
-        .add(zi.mul(c.ownBIm[slot])).intoArray(z, p * LANES);
+        .add(zi.mul(c.ownBIm[slot])).intoArray(z, p * COMPLEX);
     zi.mul(c.ownARe[slot]).add(zr.mul(c.ownAIm[slot])).add(zr.mul(c.ownBIm[slot]))
-        .sub(zi.mul(c.ownBRe[slot])).intoArray(z, im + p * LANES);
+        .sub(zi.mul(c.ownBRe[slot])).intoArray(z, p * COMPLEX + LANES);
   }
 
   @Override
