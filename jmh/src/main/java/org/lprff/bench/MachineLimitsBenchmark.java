@@ -13,6 +13,7 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.layout.PackedLayout;
 import org.lprff.vector.simd.ParallelTasks;
 import org.lprff.vector.stream.FeatureRows;
@@ -53,7 +54,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       multiply-adds per second (one per lane per FMA instruction).
  *   <li>{@link #onePass}: the library's own full-batch objective (forward product, loss gradient,
  *       transposed accumulate, fused per chunk of 256 rows) over 43,152 x 4096 4-bit packed rows
- *       in native memory, through the public API only: {@code LbfgsTrainer} (REGRESSION, l2 =
+ *       ({@code bits = 4}) or float32 rows of the same shape ({@code bits = 32}, 707 MB: above
+ *       the last-level cache, so memory bound) in native memory, through the public API only: {@code LbfgsTrainer} (REGRESSION, l2 =
  *       1e-4, {@code maxIterations(1)}) trained from zero weights on an ordered {@link
  *       InMemoryBatches} (views of the stored rows, no copy). One such training is the initial
  *       evaluation plus the first iteration's line search: {@link TrainingResult#steps()} passes
@@ -76,11 +78,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class MachineLimitsBenchmark {
 
-  /** Rows and features of the diamonds demo's feature file, 4-bit. */
+  /** Rows and features of the diamonds demo's feature file. */
   static final int ROWS = 43_152;
 
   static final int FEATURES = 4096;
-  static final int BITS = 4;
 
   private static final VectorSpecies<Long> LONGS = LongVector.SPECIES_PREFERRED;
   private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
@@ -116,29 +117,49 @@ public class MachineLimitsBenchmark {
     }
   }
 
-  /** The packed rows and the trainer of {@link #onePass}. */
+  /** The rows and the trainer of {@link #onePass}. */
   @State(Scope.Benchmark)
   public static class Pass {
+    /**
+     * 4: the packed rows (88 MB); 32: the same shape as float32 rows (707 MB, above the
+     * last-level cache), the reference of the 4-bit pass measured in the same run.
+     */
+    @Param({"4", "32"})
+    public int bits;
+
     LbfgsTrainer trainer;
     MiniBatchSource source;
 
     @Setup
     public void setUp() {
       SplittableRandom random = new SplittableRandom(42);
-      QuantizationScale scale = QuantizationScale.forFeatures(FEATURES, BITS);
-      long rowBytes = PackedLayout.rowBytes(FEATURES, BITS);
-      // Native memory, as Arrow buffers are; random codes, filled a row at a time.
+      long rowBytes = PackedLayout.rowBytes(FEATURES, bits);
+      // Native memory, as Arrow buffers are; random codes (or values), filled a row at a time.
       MemorySegment z = Arena.ofAuto().allocate(ROWS * rowBytes, 4096);
-      byte[] row = new byte[(int) rowBytes];
-      for (int r = 0; r < ROWS; r++) {
-        random.nextBytes(row);
-        MemorySegment.copy(row, 0, z, ValueLayout.JAVA_BYTE, r * rowBytes, row.length);
+      FeatureRows rows;
+      if (bits == PackedLayout.FLOAT_BITS) {
+        float[] row = new float[FEATURES];
+        double s = Math.sqrt(2.0 / FEATURES);
+        for (int r = 0; r < ROWS; r++) {
+          for (int i = 0; i < FEATURES; i++) {
+            row[i] = (float) random.nextDouble(-s, s);
+          }
+          MemorySegment.copy(row, 0, z, LittleEndian.FLOAT, r * rowBytes, FEATURES);
+        }
+        rows = FeatureRows.float32(z, 0, ROWS, FEATURES);
+      } else {
+        byte[] row = new byte[(int) rowBytes];
+        for (int r = 0; r < ROWS; r++) {
+          random.nextBytes(row);
+          MemorySegment.copy(row, 0, z, ValueLayout.JAVA_BYTE, r * rowBytes, row.length);
+        }
+        rows = FeatureRows.of(
+            new PackedRows(z, 0, ROWS, FEATURES, QuantizationScale.forFeatures(FEATURES, bits)));
       }
       float[] targets = new float[ROWS];
       for (int r = 0; r < ROWS; r++) {
         targets[r] = (float) random.nextGaussian();
       }
-      FeatureRows rows = FeatureRows.of(new PackedRows(z, 0, ROWS, FEATURES, scale));
       source = InMemoryBatches.of(rows, targets).ordered();
       trainer = LbfgsTrainer.builder(Task.REGRESSION, FEATURES).l2(1e-4).maxIterations(1).build();
     }

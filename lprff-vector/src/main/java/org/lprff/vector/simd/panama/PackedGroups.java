@@ -1,6 +1,7 @@
 package org.lprff.vector.simd.panama;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
@@ -22,6 +23,15 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>Micro-kernels: 8 classes x 1 row, 2 classes x 2 sub-vectors, 1 class x 2 rows x 2
  * sub-vectors (the weight vector loaded once for both rows): 4 to 8 accumulators, at most 4
  * decodes per loop body (see {@link VectorProducts} on C2's inlining limits).
+ *
+ * <p>No vector is passed to a call that C2 may leave out of line: a kernel's epilogue runs once
+ * per call, so C2 judges its call sites cold and inlines only callees of at most 35 bytecodes
+ * (MaxInlineSize); a vector argument to any larger callee ({@code sumLanes}, a scatter) is then
+ * boxed, two heap allocations per vector, which made the forward pass with 10 classes ~3x
+ * slower than its FMAs. The forward kernels therefore carry their accumulators across tiles in
+ * a float scratch ({@code part}, one vector per row and class: loaded before the loop, stored
+ * after it, inlined JDK methods) and the lanes are summed once per output at the end; the
+ * transposed kernels store their results to a small array and scatter them from there.
  */
 final class PackedGroups {
 
@@ -29,8 +39,21 @@ final class PackedGroups {
   private static final VectorSpecies<Integer> INT = PackedLanes.INT;
   private static final int L = PackedLanes.LANES;
 
-  /** Features per tile: the permuted weights of a tile (c x 512 floats) stay in L1/L2. */
-  private static final int TILE = 512;
+  /**
+   * Weights per tile of the forward pass: a tile has {@code TILE / min(c, 8)} features, so the
+   * permuted weights of a class block (at most 8 classes x 512 features = 16 KiB) stay in L1.
+   * Fewer classes make longer tiles: with one class a tile is a whole row of up to 4096 features,
+   * which then streams through in order rather than 512 features at a time.
+   */
+  private static final int TILE = 4096;
+
+  /**
+   * Where {@link #forward} leaves the sum of the ints its kernels read ahead (see {@link
+   * #forward1x2}), so that C2 cannot drop those loads even if it inlines the kernels. Never read;
+   * a racy write once per call.
+   */
+  @SuppressWarnings("unused")
+  private static int touchSink;
 
   private PackedGroups() {}
 
@@ -62,8 +85,11 @@ final class PackedGroups {
       int end) {
     int per = 32 / bits;
     int group = L * per;
-    int tile = Math.max(group, TILE / group * group);
+    int tile = Math.max(group, TILE / Math.min(c, 8) / group * group);
     float[] wP = new float[c * Math.min(tile, end)];
+    // Vector partial sums of every output, carried across tiles: part[(r*c + j) * L ..].
+    float[] part = new float[n * c * L];
+    int touched = 0;
     for (int t0 = 0; t0 < end; t0 += tile) {
       int len = Math.min(tile, end - t0);
       permute(wT, m, c, t0, len, per, wP);
@@ -76,22 +102,30 @@ final class PackedGroups {
             long row0 = tileAt + r * rowBytes;
             // An odd last row is paired with itself and its second sum dropped.
             long row1 = r + 1 < n ? row0 + rowBytes : row0;
-            int y1 = r + 1 < n ? (r + 1) * c + j : -1;
-            forward1x2(z, row0, row1, bits, wP, j * len, len, group, y, r * c + j, y1);
+            int p1 = r + 1 < n ? ((r + 1) * c + j) * L : -1;
+            // Touch the next pair's lines while this pair is summed (0: no next pair).
+            long ahead = r + 3 < n ? 2 * rowBytes : 0;
+            touched +=
+                forward1x2(z, row0, row1, ahead, bits, wP, j * len, len, group, part,
+                    (r * c + j) * L, p1);
           }
         } else {
           for (int r = 0; r < n; r++) {
             long row = tileAt + r * rowBytes;
             if (block == 8) {
-              forward8(z, row, bits, wP, j * len, len, group, y, r * c + j);
+              forward8(z, row, bits, wP, j * len, len, group, part, (r * c + j) * L);
             } else {
-              forward2(z, row, bits, wP, j * len, len, group, y, r * c + j);
+              forward2(z, row, bits, wP, j * len, len, group, part, (r * c + j) * L);
             }
           }
         }
         j += block;
       }
     }
+    for (int k = 0; k < n * c; k++) {
+      y[k] += PackedLanes.sumLanes(part, k * L);
+    }
+    touchSink = touched;
   }
 
   /**
@@ -126,12 +160,13 @@ final class PackedGroups {
 
   /** 8 classes, one row: each decoded sub-vector feeds 8 FMAs. */
   private static void forward8(
-      MemorySegment z, long row, int bits, float[] wP, int w0, int len, int group, float[] y,
-      int yAt) {
+      MemorySegment z, long row, int bits, float[] wP, int w0, int len, int group, float[] part,
+      int p) {
     IntVector mask = PackedLanes.mask(bits);
     int per = 32 / bits;
-    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
-    FloatVector a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    FloatVector a0 = w(part, p), a1 = w(part, p + L), a2 = w(part, p + 2 * L);
+    FloatVector a3 = w(part, p + 3 * L), a4 = w(part, p + 4 * L), a5 = w(part, p + 5 * L);
+    FloatVector a6 = w(part, p + 6 * L), a7 = w(part, p + 7 * L);
     int w1 = w0 + len, w2 = w1 + len, w3 = w2 + len;
     int w4 = w3 + len, w5 = w4 + len, w6 = w5 + len, w7 = w6 + len;
     // One flat loop (the group re-read from L1 for each of its sub-vectors) rather than a loop
@@ -148,23 +183,24 @@ final class PackedGroups {
       a6 = x.fma(w(wP, w6 + at), a6);
       a7 = x.fma(w(wP, w7 + at), a7);
     }
-    y[yAt] += PackedLanes.sumLanes(a0);
-    y[yAt + 1] += PackedLanes.sumLanes(a1);
-    y[yAt + 2] += PackedLanes.sumLanes(a2);
-    y[yAt + 3] += PackedLanes.sumLanes(a3);
-    y[yAt + 4] += PackedLanes.sumLanes(a4);
-    y[yAt + 5] += PackedLanes.sumLanes(a5);
-    y[yAt + 6] += PackedLanes.sumLanes(a6);
-    y[yAt + 7] += PackedLanes.sumLanes(a7);
+    a0.intoArray(part, p);
+    a1.intoArray(part, p + L);
+    a2.intoArray(part, p + 2 * L);
+    a3.intoArray(part, p + 3 * L);
+    a4.intoArray(part, p + 4 * L);
+    a5.intoArray(part, p + 5 * L);
+    a6.intoArray(part, p + 6 * L);
+    a7.intoArray(part, p + 7 * L);
   }
 
   /** 2 classes x 2 sub-vectors (per = 32 / bits is even for packed codes). */
   private static void forward2(
-      MemorySegment z, long row, int bits, float[] wP, int w0, int len, int group, float[] y,
-      int yAt) {
+      MemorySegment z, long row, int bits, float[] wP, int w0, int len, int group, float[] part,
+      int p) {
     IntVector mask = PackedLanes.mask(bits);
     int per = 32 / bits;
-    FloatVector a0 = FloatVector.zero(F), a1 = a0, b0 = a0, b1 = a0;
+    FloatVector a0 = w(part, p), b0 = w(part, p + L);
+    FloatVector a1 = FloatVector.zero(F), b1 = a1;
     int w1 = w0 + len;
     for (int g = 0; g < len; g += group) {
       IntVector v = group(z, row, g, per);
@@ -178,18 +214,32 @@ final class PackedGroups {
         b1 = x1.fma(w(wP, w1 + at + L), b1);
       }
     }
-    y[yAt] += PackedLanes.sumLanes(a0.add(a1));
-    y[yAt + 1] += PackedLanes.sumLanes(b0.add(b1));
+    a0.add(a1).intoArray(part, p);
+    b0.add(b1).intoArray(part, p + L);
   }
 
-  /** 1 class x 2 rows x 2 sub-vectors: each weight vector is loaded once for two rows. */
-  private static void forward1x2(
-      MemorySegment z, long row0, long row1, int bits, float[] wP, int w0, int len, int group,
-      float[] y, int y0, int y1) {
+  /**
+   * 1 class x 2 rows x 2 sub-vectors: each weight vector is loaded once for two rows. Also reads
+   * one int of each line of the two rows {@code ahead} bytes further on and returns their sum,
+   * which the caller only sinks: a software prefetch (Java has none) of the next pair's lines.
+   * Rows of m b / 8 bytes (2 KiB at m = 4096, 4 bits) are streams too short for the hardware
+   * prefetcher to get ahead of before each 4 KiB page ends, and a mini-batch's rows come from the
+   * last-level cache or memory: in an SGD-like walk over 2,500 rows this cut the forward
+   * product's time by about 40% (c = 1). Not done in the kernels for more classes, which are FMA
+   * bound (measured slower with it).
+   */
+  private static int forward1x2(
+      MemorySegment z, long row0, long row1, long ahead, int bits, float[] wP, int w0, int len,
+      int group, float[] part, int p0, int p1) {
     IntVector mask = PackedLanes.mask(bits);
     int per = 32 / bits;
-    FloatVector a0 = FloatVector.zero(F), a1 = a0, b0 = a0, b1 = a0;
+    FloatVector a0 = w(part, p0), b0 = p1 >= 0 ? w(part, p1) : FloatVector.zero(F);
+    FloatVector a1 = FloatVector.zero(F), b1 = a1;
+    int touched = 0;
     for (int g = 0; g < len; g += group) {
+      long line = (long) g / per * 4;
+      touched += z.get(ValueLayout.JAVA_INT_UNALIGNED, row0 + ahead + line)
+          + z.get(ValueLayout.JAVA_INT_UNALIGNED, row1 + ahead + line);
       IntVector u = group(z, row0, g, per);
       IntVector v = group(z, row1, g, per);
       for (int at = g; at < g + group; at += 2 * L) {
@@ -203,10 +253,11 @@ final class PackedGroups {
         v = v.lanewise(VectorOperators.LSHR, 2 * bits);
       }
     }
-    y[y0] += PackedLanes.sumLanes(a0.add(a1));
-    if (y1 >= 0) {
-      y[y1] += PackedLanes.sumLanes(b0.add(b1));
+    a0.add(a1).intoArray(part, p0);
+    if (p1 >= 0) {
+      b0.add(b1).intoArray(part, p1);
     }
+    return touched;
   }
 
   // ---------------------------------------------------- transposed accumulate
@@ -230,7 +281,7 @@ final class PackedGroups {
       int end) {
     int per = 32 / bits;
     int group = L * per;
-    float[] lanes = new float[L];
+    float[] lanes = new float[8 * L];
     int j = 0;
     while (j < c) {
       int block = c - j >= 8 ? 8 : c - j >= 2 ? 2 : 1;
@@ -249,16 +300,17 @@ final class PackedGroups {
   }
 
   /**
-   * Adds {@code step * acc + shift[j]} to the features of sub-vector {@code s} of the group at
-   * {@code g}: lane k is feature {@code g + k * per + s} of class j.
+   * Adds the {@code count} vectors of {@code lanes} to the features of sub-vector {@code s} of the
+   * group at {@code g} of classes j, j + 1, ...: lane k of vector q is feature {@code g + k * per +
+   * s} of class {@code j + q}.
    */
   private static void scatterAdd(
-      FloatVector acc, float step, float[] shift, int j, float[] gT, int m, int g, int per, int s,
-      float[] lanes) {
-    acc.fma(step, shift[j]).intoArray(lanes, 0);
-    int at = j * m + g + s;
-    for (int k = 0; k < L; k++) {
-      gT[at + k * per] += lanes[k];
+      float[] lanes, int count, int j, float[] gT, int m, int g, int per, int s) {
+    for (int q = 0; q < count; q++) {
+      int at = (j + q) * m + g + s;
+      for (int k = 0; k < L; k++) {
+        gT[at + k * per] += lanes[q * L + k];
+      }
     }
   }
 
@@ -287,15 +339,15 @@ final class PackedGroups {
       a6 = x.fma(dj(d, dr + 6), a6);
       a7 = x.fma(dj(d, dr + 7), a7);
     }
-    int per = 32 / bits;
-    scatterAdd(a0, step, shift, j, gT, m, g, per, s, lanes);
-    scatterAdd(a1, step, shift, j + 1, gT, m, g, per, s, lanes);
-    scatterAdd(a2, step, shift, j + 2, gT, m, g, per, s, lanes);
-    scatterAdd(a3, step, shift, j + 3, gT, m, g, per, s, lanes);
-    scatterAdd(a4, step, shift, j + 4, gT, m, g, per, s, lanes);
-    scatterAdd(a5, step, shift, j + 5, gT, m, g, per, s, lanes);
-    scatterAdd(a6, step, shift, j + 6, gT, m, g, per, s, lanes);
-    scatterAdd(a7, step, shift, j + 7, gT, m, g, per, s, lanes);
+    a0.fma(step, shift[j]).intoArray(lanes, 0);
+    a1.fma(step, shift[j + 1]).intoArray(lanes, L);
+    a2.fma(step, shift[j + 2]).intoArray(lanes, 2 * L);
+    a3.fma(step, shift[j + 3]).intoArray(lanes, 3 * L);
+    a4.fma(step, shift[j + 4]).intoArray(lanes, 4 * L);
+    a5.fma(step, shift[j + 5]).intoArray(lanes, 5 * L);
+    a6.fma(step, shift[j + 6]).intoArray(lanes, 6 * L);
+    a7.fma(step, shift[j + 7]).intoArray(lanes, 7 * L);
+    scatterAdd(lanes, 8, j, gT, m, g, 32 / bits, s);
   }
 
   /** Classes j, j+1 x sub-vectors s, s+1 of one group, all rows. */
@@ -318,10 +370,13 @@ final class PackedGroups {
       b1 = x1.fma(d1, b1);
     }
     int per = 32 / bits;
-    scatterAdd(a0, step, shift, j, gT, m, g, per, s, lanes);
-    scatterAdd(a1, step, shift, j, gT, m, g, per, s + 1, lanes);
-    scatterAdd(b0, step, shift, j + 1, gT, m, g, per, s, lanes);
-    scatterAdd(b1, step, shift, j + 1, gT, m, g, per, s + 1, lanes);
+    a0.fma(step, shift[j]).intoArray(lanes, 0);
+    b0.fma(step, shift[j + 1]).intoArray(lanes, L);
+    a1.fma(step, shift[j]).intoArray(lanes, 2 * L);
+    b1.fma(step, shift[j + 1]).intoArray(lanes, 3 * L);
+    scatterAdd(lanes, 2, j, gT, m, g, per, s);
+    System.arraycopy(lanes, 2 * L, lanes, 0, 2 * L);
+    scatterAdd(lanes, 2, j, gT, m, g, per, s + 1);
   }
 
   /** Class j x sub-vectors s, s+1 of one group, rows in pairs (4 independent accumulators). */
@@ -350,7 +405,9 @@ final class PackedGroups {
       a1 = low(u.lanewise(VectorOperators.LSHR, bits), mask).fma(d0, a1);
     }
     int per = 32 / bits;
-    scatterAdd(a0.add(b0), step, shift, j, gT, m, g, per, s, lanes);
-    scatterAdd(a1.add(b1), step, shift, j, gT, m, g, per, s + 1, lanes);
+    a0.add(b0).fma(step, shift[j]).intoArray(lanes, 0);
+    scatterAdd(lanes, 1, j, gT, m, g, per, s);
+    a1.add(b1).fma(step, shift[j]).intoArray(lanes, 0);
+    scatterAdd(lanes, 1, j, gT, m, g, per, s + 1);
   }
 }

@@ -86,6 +86,20 @@ public final class PackedLanes {
 
 
 
+  /**
+   * {@link #sumLanes(FloatVector)} of the vector stored at {@code a[at, at + LANES)}, bit for bit
+   * (the same pairwise tree, lane by lane), in scalar code: for kernels that must not pass a
+   * vector to an out-of-line call (C2 boxes it). Overwrites {@code a[at, at + LANES/2)}.
+   */
+  static float sumLanes(float[] a, int at) {
+    for (int h = LANES / 2; h >= 1; h /= 2) {
+      for (int k = at; k < at + h; k++) {
+        a[k] += a[k + h];
+      }
+    }
+    return a[at];
+  }
+
   /** Per-lane right shifts for {@link #codes}: lane k holds the code at bit (k * bits) mod 32. */
   static IntVector shifts(int bits) {
     return IntVector.zero(INT).addIndex(bits).and(31);

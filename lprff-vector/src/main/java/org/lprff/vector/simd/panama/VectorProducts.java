@@ -32,6 +32,13 @@ import org.lprff.vector.simd.spi.ProductsBody;
  * vector fewer times, so classes go in blocks of 8, then 4, 2, 1. At most 4 decodes per loop
  * body: more and C2 stops inlining the vector calls (NodeCountInliningCutoff), which boxes every
  * vector and is ~20x slower.
+ *
+ * <p>For the same reason no kernel passes a vector to a call: a kernel's epilogue runs once per
+ * call, so C2 inlines there only callees of at most 35 bytecodes (MaxInlineSize) and boxes a
+ * vector passed to a larger one. The forward kernels carry their accumulators across tiles in a
+ * float scratch (one vector per row and class: loaded before the loop, stored after it), whose
+ * lanes are summed once per output at the end; the transposed kernels store theirs to an array
+ * that {@code addInto} reads.
  */
 public final class VectorProducts implements ProductsBody {
 
@@ -72,6 +79,8 @@ public final class VectorProducts implements ProductsBody {
     if (start > 0) {
       PackedGroups.forward(z, offset, rowBytes, n, m, bits, wT, c, y, start);
     }
+    // Vector partial sums of every output, carried across tiles (see the class comment).
+    float[] part = start < vecEnd ? new float[n * c * L] : null;
     for (int t0 = start; t0 < vecEnd; t0 += TILE) {
       int t1 = Math.min(t0 + TILE, vecEnd);
       for (int r = 0; r < n; r++) {
@@ -79,14 +88,20 @@ public final class VectorProducts implements ProductsBody {
         int j = 0;
         while (j < c) {
           int block = classBlock(c - j);
+          int p = (r * c + j) * L;
           switch (block) {
-            case 8 -> forward8(z, row, bits, wT, m, j, t0, t1, y, r * c + j);
-            case 4 -> forward4(z, row, bits, wT, m, j, t0, t1, y, r * c + j);
-            case 2 -> forward2(z, row, bits, wT, m, j, t0, t1, y, r * c + j);
-            default -> forward1(z, row, bits, wT, m, j, t0, t1, y, r * c + j);
+            case 8 -> forward8(z, row, bits, wT, m, j, t0, t1, part, p);
+            case 4 -> forward4(z, row, bits, wT, m, j, t0, t1, part, p);
+            case 2 -> forward2(z, row, bits, wT, m, j, t0, t1, part, p);
+            default -> forward1(z, row, bits, wT, m, j, t0, t1, part, p);
           }
           j += block;
         }
+      }
+    }
+    if (part != null) {
+      for (int k = 0; k < n * c; k++) {
+        y[k] += PackedLanes.sumLanes(part, k * L);
       }
     }
     if (vecEnd < m) {
@@ -168,12 +183,13 @@ public final class VectorProducts implements ProductsBody {
       int j,
       int from,
       int to,
-      float[] y,
-      int yAt) {
+      float[] part,
+      int p) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
-    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
-    FloatVector a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    FloatVector a0 = w(part, p), a1 = w(part, p + L), a2 = w(part, p + 2 * L);
+    FloatVector a3 = w(part, p + 3 * L), a4 = w(part, p + 4 * L), a5 = w(part, p + 5 * L);
+    FloatVector a6 = w(part, p + 6 * L), a7 = w(part, p + 7 * L);
     int w0 = j * m, w1 = w0 + m, w2 = w1 + m, w3 = w2 + m;
     int w4 = w3 + m, w5 = w4 + m, w6 = w5 + m, w7 = w6 + m;
     for (int i = from; i < to; i += L) {
@@ -187,14 +203,14 @@ public final class VectorProducts implements ProductsBody {
       a6 = x.fma(w(wT, w6 + i), a6);
       a7 = x.fma(w(wT, w7 + i), a7);
     }
-    y[yAt] += PackedLanes.sumLanes(a0);
-    y[yAt + 1] += PackedLanes.sumLanes(a1);
-    y[yAt + 2] += PackedLanes.sumLanes(a2);
-    y[yAt + 3] += PackedLanes.sumLanes(a3);
-    y[yAt + 4] += PackedLanes.sumLanes(a4);
-    y[yAt + 5] += PackedLanes.sumLanes(a5);
-    y[yAt + 6] += PackedLanes.sumLanes(a6);
-    y[yAt + 7] += PackedLanes.sumLanes(a7);
+    a0.intoArray(part, p);
+    a1.intoArray(part, p + L);
+    a2.intoArray(part, p + 2 * L);
+    a3.intoArray(part, p + 3 * L);
+    a4.intoArray(part, p + 4 * L);
+    a5.intoArray(part, p + 5 * L);
+    a6.intoArray(part, p + 6 * L);
+    a7.intoArray(part, p + 7 * L);
   }
 
   /** 4 classes x 2 feature vectors per step. */
@@ -207,12 +223,13 @@ public final class VectorProducts implements ProductsBody {
       int j,
       int from,
       int to,
-      float[] y,
-      int yAt) {
+      float[] part,
+      int p) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
-    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
-    FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    FloatVector a0 = w(part, p), a1 = w(part, p + L), a2 = w(part, p + 2 * L);
+    FloatVector a3 = w(part, p + 3 * L);
+    FloatVector b0 = FloatVector.zero(F), b1 = b0, b2 = b0, b3 = b0;
     int w0 = j * m, w1 = w0 + m, w2 = w1 + m, w3 = w2 + m;
     int i = from;
     for (; i + 2 * L <= to; i += 2 * L) {
@@ -234,10 +251,10 @@ public final class VectorProducts implements ProductsBody {
       a2 = x.fma(w(wT, w2 + i), a2);
       a3 = x.fma(w(wT, w3 + i), a3);
     }
-    y[yAt] += PackedLanes.sumLanes(a0.add(b0));
-    y[yAt + 1] += PackedLanes.sumLanes(a1.add(b1));
-    y[yAt + 2] += PackedLanes.sumLanes(a2.add(b2));
-    y[yAt + 3] += PackedLanes.sumLanes(a3.add(b3));
+    a0.add(b0).intoArray(part, p);
+    a1.add(b1).intoArray(part, p + L);
+    a2.add(b2).intoArray(part, p + 2 * L);
+    a3.add(b3).intoArray(part, p + 3 * L);
   }
 
   /** 2 classes x 2 feature vectors per step. */
@@ -250,11 +267,12 @@ public final class VectorProducts implements ProductsBody {
       int j,
       int from,
       int to,
-      float[] y,
-      int yAt) {
+      float[] part,
+      int p) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
-    FloatVector a0 = FloatVector.zero(F), a1 = a0, b0 = a0, b1 = a0;
+    FloatVector a0 = w(part, p), b0 = w(part, p + L);
+    FloatVector a1 = FloatVector.zero(F), b1 = a1;
     int w0 = j * m, w1 = w0 + m;
     int i = from;
     for (; i + 2 * L <= to; i += 2 * L) {
@@ -270,8 +288,8 @@ public final class VectorProducts implements ProductsBody {
       a0 = x.fma(w(wT, w0 + i), a0);
       b0 = x.fma(w(wT, w1 + i), b0);
     }
-    y[yAt] += PackedLanes.sumLanes(a0.add(a1));
-    y[yAt + 1] += PackedLanes.sumLanes(b0.add(b1));
+    a0.add(a1).intoArray(part, p);
+    b0.add(b1).intoArray(part, p + L);
   }
 
   /** 1 class x 4 feature vectors per step. */
@@ -284,11 +302,12 @@ public final class VectorProducts implements ProductsBody {
       int j,
       int from,
       int to,
-      float[] y,
-      int yAt) {
+      float[] part,
+      int p) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
-    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+    FloatVector a0 = w(part, p);
+    FloatVector a1 = FloatVector.zero(F), a2 = a1, a3 = a1;
     int w0 = j * m;
     int i = from;
     for (; i + 4 * L <= to; i += 4 * L) {
@@ -300,7 +319,7 @@ public final class VectorProducts implements ProductsBody {
     for (; i < to; i += L) {
       a0 = load(z, row, bits, i, shifts, mask).fma(w(wT, w0 + i), a0);
     }
-    y[yAt] += PackedLanes.sumLanes(a0.add(a1).add(a2.add(a3)));
+    a0.add(a1).add(a2.add(a3)).intoArray(part, p);
   }
 
   // ---------------------------------------------------- transposed accumulate
@@ -342,6 +361,8 @@ public final class VectorProducts implements ProductsBody {
       PackedGroups.accumulateTransposed(
           z, offset, rowBytes, n, m, bits, step, shift, d, c, gT, start);
     }
+    // The kernels' results go through this array to addInto: no vector is passed to a call.
+    float[] lanes = new float[8 * L];
     int j = 0;
     while (j < c) {
       int block = classBlock(c - j);
@@ -349,15 +370,15 @@ public final class VectorProducts implements ProductsBody {
       int i = start;
       for (; i + width <= vecEnd; i += width) {
         switch (block) {
-          case 8 -> accumulate8(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m);
-          case 4 -> accumulate4(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m);
-          case 2 -> accumulate2(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m);
-          default -> accumulate1(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m);
+          case 8 -> accumulate8(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes);
+          case 4 -> accumulate4(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes);
+          case 2 -> accumulate2(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes);
+          default -> accumulate1(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes);
         }
       }
       for (; i < vecEnd; i += L) {
         for (int k = 0; k < block; k++) {
-          accumulateOne(z, offset, rowBytes, n, bits, step, shift, d, c, j + k, i, gT, m);
+          accumulateOne(z, offset, rowBytes, n, bits, step, shift, d, c, j + k, i, gT, m, lanes);
         }
       }
       j += block;
@@ -376,9 +397,15 @@ public final class VectorProducts implements ProductsBody {
     return FloatVector.broadcast(F, d[at]);
   }
 
-  /** {@code gT[at..] += step * acc + shift} for packed rows, {@code += acc} for float rows. */
+  /**
+   * {@code gT[at..] += step * acc + shift} for packed rows, {@code += acc} for float rows, acc the
+   * vector at {@code lanes[from..]}: a kernel stores its accumulators and calls this, because a
+   * vector passed to a call C2 leaves out of line (a kernel's epilogue is a cold call site) is
+   * boxed, two heap allocations per vector.
+   */
   private static void addInto(
-      float[] gT, int at, FloatVector acc, int bits, float step, float shift) {
+      float[] gT, int at, float[] lanes, int from, int bits, float step, float shift) {
+    FloatVector acc = FloatVector.fromArray(F, lanes, from);
     FloatVector v = bits == FLOAT_BITS ? acc : acc.fma(step, shift);
     FloatVector.fromArray(F, gT, at).add(v).intoArray(gT, at);
   }
@@ -397,7 +424,8 @@ public final class VectorProducts implements ProductsBody {
       int j,
       int i,
       float[] gT,
-      int m) {
+      int m,
+      float[] lanes) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
@@ -416,14 +444,17 @@ public final class VectorProducts implements ProductsBody {
       a7 = x.fma(dj(d, dr + 7), a7);
     }
     int g = j * m + i;
-    addInto(gT, g, a0, bits, step, shift[j]);
-    addInto(gT, g + m, a1, bits, step, shift[j + 1]);
-    addInto(gT, g + 2 * m, a2, bits, step, shift[j + 2]);
-    addInto(gT, g + 3 * m, a3, bits, step, shift[j + 3]);
-    addInto(gT, g + 4 * m, a4, bits, step, shift[j + 4]);
-    addInto(gT, g + 5 * m, a5, bits, step, shift[j + 5]);
-    addInto(gT, g + 6 * m, a6, bits, step, shift[j + 6]);
-    addInto(gT, g + 7 * m, a7, bits, step, shift[j + 7]);
+    a0.intoArray(lanes, 0);
+    a1.intoArray(lanes, L);
+    a2.intoArray(lanes, 2 * L);
+    a3.intoArray(lanes, 3 * L);
+    a4.intoArray(lanes, 4 * L);
+    a5.intoArray(lanes, 5 * L);
+    a6.intoArray(lanes, 6 * L);
+    a7.intoArray(lanes, 7 * L);
+    for (int k = 0; k < 8; k++) {
+      addInto(gT, g + k * m, lanes, k * L, bits, step, shift[j + k]);
+    }
   }
 
   /** Classes [j, j+4) x features [i, i+2*LANES), all rows. */
@@ -440,7 +471,8 @@ public final class VectorProducts implements ProductsBody {
       int j,
       int i,
       float[] gT,
-      int m) {
+      int m,
+      float[] lanes) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
@@ -461,14 +493,18 @@ public final class VectorProducts implements ProductsBody {
       b3 = x2.fma(d3, b3);
     }
     int g = j * m + i;
-    addInto(gT, g, a0, bits, step, shift[j]);
-    addInto(gT, g + L, b0, bits, step, shift[j]);
-    addInto(gT, g + m, a1, bits, step, shift[j + 1]);
-    addInto(gT, g + m + L, b1, bits, step, shift[j + 1]);
-    addInto(gT, g + 2 * m, a2, bits, step, shift[j + 2]);
-    addInto(gT, g + 2 * m + L, b2, bits, step, shift[j + 2]);
-    addInto(gT, g + 3 * m, a3, bits, step, shift[j + 3]);
-    addInto(gT, g + 3 * m + L, b3, bits, step, shift[j + 3]);
+    a0.intoArray(lanes, 0);
+    a1.intoArray(lanes, L);
+    a2.intoArray(lanes, 2 * L);
+    a3.intoArray(lanes, 3 * L);
+    b0.intoArray(lanes, 4 * L);
+    b1.intoArray(lanes, 5 * L);
+    b2.intoArray(lanes, 6 * L);
+    b3.intoArray(lanes, 7 * L);
+    for (int k = 0; k < 4; k++) {
+      addInto(gT, g + k * m, lanes, k * L, bits, step, shift[j + k]);
+      addInto(gT, g + k * m + L, lanes, (4 + k) * L, bits, step, shift[j + k]);
+    }
   }
 
   /** Classes [j, j+2) x features [i, i+4*LANES), all rows. */
@@ -485,7 +521,8 @@ public final class VectorProducts implements ProductsBody {
       int j,
       int i,
       float[] gT,
-      int m) {
+      int m,
+      float[] lanes) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
@@ -508,14 +545,18 @@ public final class VectorProducts implements ProductsBody {
       b3 = x3.fma(d1, b3);
     }
     int g = j * m + i;
-    addInto(gT, g, a0, bits, step, shift[j]);
-    addInto(gT, g + L, a1, bits, step, shift[j]);
-    addInto(gT, g + 2 * L, a2, bits, step, shift[j]);
-    addInto(gT, g + 3 * L, a3, bits, step, shift[j]);
-    addInto(gT, g + m, b0, bits, step, shift[j + 1]);
-    addInto(gT, g + m + L, b1, bits, step, shift[j + 1]);
-    addInto(gT, g + m + 2 * L, b2, bits, step, shift[j + 1]);
-    addInto(gT, g + m + 3 * L, b3, bits, step, shift[j + 1]);
+    a0.intoArray(lanes, 0);
+    a1.intoArray(lanes, L);
+    a2.intoArray(lanes, 2 * L);
+    a3.intoArray(lanes, 3 * L);
+    b0.intoArray(lanes, 4 * L);
+    b1.intoArray(lanes, 5 * L);
+    b2.intoArray(lanes, 6 * L);
+    b3.intoArray(lanes, 7 * L);
+    for (int q = 0; q < 4; q++) {
+      addInto(gT, g + q * L, lanes, q * L, bits, step, shift[j]);
+      addInto(gT, g + m + q * L, lanes, (4 + q) * L, bits, step, shift[j + 1]);
+    }
   }
 
   /** Class j x features [i, i+4*LANES), all rows. */
@@ -532,7 +573,8 @@ public final class VectorProducts implements ProductsBody {
       int j,
       int i,
       float[] gT,
-      int m) {
+      int m,
+      float[] lanes) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
@@ -546,10 +588,13 @@ public final class VectorProducts implements ProductsBody {
       a3 = load(z, row, bits, i + 3 * L, shifts, mask).fma(d0, a3);
     }
     int g = j * m + i;
-    addInto(gT, g, a0, bits, step, shift[j]);
-    addInto(gT, g + L, a1, bits, step, shift[j]);
-    addInto(gT, g + 2 * L, a2, bits, step, shift[j]);
-    addInto(gT, g + 3 * L, a3, bits, step, shift[j]);
+    a0.intoArray(lanes, 0);
+    a1.intoArray(lanes, L);
+    a2.intoArray(lanes, 2 * L);
+    a3.intoArray(lanes, 3 * L);
+    for (int q = 0; q < 4; q++) {
+      addInto(gT, g + q * L, lanes, q * L, bits, step, shift[j]);
+    }
   }
 
   /** Class j x features [i, i+LANES), all rows: the remainder of a class block. */
@@ -566,7 +611,8 @@ public final class VectorProducts implements ProductsBody {
       int j,
       int i,
       float[] gT,
-      int m) {
+      int m,
+      float[] lanes) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
     FloatVector a0 = FloatVector.zero(F);
@@ -575,7 +621,8 @@ public final class VectorProducts implements ProductsBody {
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
       a0 = load(z, row, bits, i, shifts, mask).fma(dj(d, dr), a0);
     }
-    addInto(gT, j * m + i, a0, bits, step, shift[j]);
+    a0.intoArray(lanes, 0);
+    addInto(gT, j * m + i, lanes, 0, bits, step, shift[j]);
   }
 
   @Override
