@@ -239,7 +239,7 @@ public final class Figures {
           "accumulate b=" + p.get("bits") + " c=" + p.get("classes");
       case "FeaturizerBenchmark.fused", "FeaturizerBenchmark.fusedCommonPool" ->
           "featurize d=" + p.get("d") + " b=" + p.get("bits") + (parallel(m) ? " pool" : "");
-      case "MachineLimitsBenchmark.onePass" -> "training pass b=4";
+      case "MachineLimitsBenchmark.onePass" -> "training pass b=" + p.getOrDefault("bits", "4");
       default -> m.label();
     };
   }

@@ -203,10 +203,11 @@ public final class Suite {
       }
       // One objective pass per op (the secondary result is time per pass): a forward and a
       // transposed multiply-add per (row, feature); the packed file is read once per pass (the
-      // pass fuses both products per chunk of 256 rows).
+      // pass fuses both products per chunk of 256 rows), b-bit codes or float32 (bits = 32).
       case "MachineLimitsBenchmark.onePass" -> new Work(
           4.0 * PASS_ROWS * PASS_FEATURES,
-          (double) PASS_ROWS * PackedLayout.rowBytes(PASS_FEATURES, 4));
+          (double) PASS_ROWS * PackedLayout.rowBytes(PASS_FEATURES,
+              p.containsKey("bits") ? i(p, "bits") : 4));
       default -> null;
     });
   }
