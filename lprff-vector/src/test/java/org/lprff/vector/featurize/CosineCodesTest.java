@@ -129,9 +129,15 @@ class CosineCodesTest extends ProviderTestBase {
    * 0.01375 steps) plus the stated bias (2^-16 of a step and the cosine's error in steps).
    * False-failure probability: 64 * P(|Z| > 5.5) < 3e-6 per b. Round-to-nearest, biased by
    * 0.2 to 0.5 of a step on these arguments, fails the same check (shown below).
+   *
+   * <p>Variance: a stochastically rounded code is floor(t) + Bernoulli(f), f = frac(t), so its
+   * variance is f (1 - f) (step^2 in values), the bound the LP-RFF analysis uses. The sample
+   * variance over the same N draws must be within 5.5 of its standard errors, sqrt((mu4 -
+   * sigma^4) / N) with mu4 = f (1 - f) (1 - 3 f (1 - f)), of f (1 - f) (plus 0.01 for the bias
+   * allowance of f); round-to-nearest (variance 0) fails it. Same false-failure bound.
    */
   @Test
-  void stochasticCodesAreUnbiasedAndNearestIsNot() {
+  void stochasticCodesAreUnbiasedWithTheRoundingVarianceAndNearestIsNot() {
     int rows = 40_000;
     int columns = 64;
     for (int bits : new int[] {1, 4, 8}) {
@@ -148,14 +154,25 @@ class CosineCodesTest extends ProviderTestBase {
       }
       double allowance = 5.5 * 0.5 / Math.sqrt(rows) + 0x1p-16
           + CosineCodes.maxError(bits) * max / 2;
-      double[] stochastic = meanCodes(t, a, bits, Quantizer.STOCHASTIC, rows);
-      double[] nearest = meanCodes(t, a, bits, Quantizer.NEAREST, 1);
+      double[][] stochasticMoments = moments(t, a, bits, Quantizer.STOCHASTIC, rows);
+      double[] stochastic = stochasticMoments[0];
+      double[][] nearestMoments = moments(t, a, bits, Quantizer.NEAREST, 1);
+      double[] nearest = nearestMoments[0];
       double worstNearest = 0;
       for (int i = 0; i < columns; i++) {
         assertTrue(Math.abs(stochastic[i] - exact[i]) <= allowance,
             "b " + bits + " column " + i + ": mean code " + stochastic[i] + ", t " + exact[i]
                 + ", allowance " + allowance);
         worstNearest = Math.max(worstNearest, Math.abs(nearest[i] - exact[i]));
+        double f = frac(exact[i]);
+        double variance = f * (1 - f);
+        double mu4 = variance * (1 - 3 * variance);
+        double varianceAllowance = 5.5 * Math.sqrt((mu4 - variance * variance) / rows) + 0.01;
+        assertTrue(Math.abs(stochasticMoments[1][i] - variance) <= varianceAllowance,
+            "b " + bits + " column " + i + ": code variance " + stochasticMoments[1][i]
+                + ", f(1 - f) " + variance + ", allowance " + varianceAllowance);
+        assertTrue(Math.abs(nearestMoments[1][i] - variance) > varianceAllowance,
+            "nearest rounding passed the variance check at b " + bits + " column " + i);
       }
       assertTrue(worstNearest > allowance, "nearest rounding passed the bias check at b " + bits);
     }
@@ -165,11 +182,13 @@ class CosineCodesTest extends ProviderTestBase {
     return v - Math.floor(v);
   }
 
-  private static double[] meanCodes(float[] t, float[] a, int bits, Quantizer q, int rows) {
+  /** The mean and the (population) variance of each column's code over {@code rows} row ids. */
+  private static double[][] moments(float[] t, float[] a, int bits, Quantizer q, int rows) {
     int columns = t.length;
     int rowBytes = columns * bits / 8;
     byte[] out = new byte[rowBytes];
     double[] sum = new double[columns];
+    double[] squares = new double[columns];
     int[] codes = new int[columns];
     for (int r = 0; r < rows; r++) {
       CosineFeatures.quantize(t, 0, a, 0, columns, bits, q, 77, r, 0, 0,
@@ -177,12 +196,15 @@ class CosineCodesTest extends ProviderTestBase {
       PackedFeatures.unpackCodes(out, 0, bits, columns, codes, 0);
       for (int i = 0; i < columns; i++) {
         sum[i] += codes[i];
+        squares[i] += (double) codes[i] * codes[i];
       }
     }
+    double[] variance = new double[columns];
     for (int i = 0; i < columns; i++) {
       sum[i] /= rows;
+      variance[i] = Math.max(0, squares[i] / rows - sum[i] * sum[i]);
     }
-    return sum;
+    return new double[][] {sum, variance};
   }
 
   // ---- the facade
