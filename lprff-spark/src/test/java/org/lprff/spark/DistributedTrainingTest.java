@@ -98,7 +98,9 @@ class DistributedTrainingTest extends SparkTestBase {
    * heldout predictions (log price; the heldout RMSE is about 0.1):
    *
    * <ul>
-   *   <li>the same l2 chosen on the same seeded split;
+   *   <li>the same l2 chosen on the same seeded split, or for cg and lbfgs one whose validation
+   *       loss ties the single-machine choice's within 1e-3 (relative): both stop at a tolerance
+   *       and add their sums in another order;
    *   <li>the closed form: the same model (within 1e-5; measured 0: the partitions' normal
    *       equations add to the same sums);
    *   <li>cg and lbfgs: within 0.01 of the exact optimum at that l2 (the closed form), as the
@@ -116,15 +118,26 @@ class DistributedTrainingTest extends SparkTestBase {
       LpRffRegressionModel model = new LpRffRegressor().setSolver(solver).fit(train);
       TrainingReport local = Trainer.run(TrainingRequest.regression(M)
           .withSolver(Solver.named(solver)), new Trainer.Data("train", "", localTrain), null);
-      assertEquals(local.l2(), model.l2(), solver + ": the chosen l2");
-      LinearModel exact = ClosedFormRidge.fit(localTrain, Task.REGRESSION, local.l2());
+      double l2 = model.l2();
+      if (l2 != local.l2()) {
+        // An iterative solver stops at a tolerance, and the partitions add their sums in
+        // another order: where two l2 values of the path tie within that tolerance on the
+        // validation rows, either may be chosen. The closed form's sums are the same.
+        Double chosen = local.l2Path().get(local.l2());
+        Double other = local.l2Path().get(l2);
+        assertTrue(!solver.equals("closed-form") && other != null
+            && Math.abs(other - chosen) <= 1e-3 * chosen, solver + ": l2 " + l2 + " chosen, the"
+                + " single-machine solver chose " + local.l2() + " (path " + local.l2Path() + ")");
+      }
+      LinearModel exact = ClosedFormRidge.fit(localTrain, Task.REGRESSION, l2);
       double apart = predictionDifference(local.model(), model.weights(), localHeldout);
       double fromExact = predictionDifference(model.weights(), exact, localHeldout);
       if (solver.equals("closed-form")) {
         assertTrue(apart <= 1e-5, solver + ": predictions " + apart + " apart");
       } else {
         assertTrue(fromExact <= 0.01, solver + ": " + fromExact + " from the exact optimum");
-        assertTrue(apart <= 0.01, solver + ": " + apart + " from the single-machine model");
+        assertTrue(l2 != local.l2() || apart <= 0.01,
+            solver + ": " + apart + " from the single-machine model");
       }
       double localMse = Evaluation.of(local.model(), Task.REGRESSION, localHeldout, 1000).metric();
       double sparkMse = mse(model.transform(heldout));
