@@ -26,16 +26,19 @@ import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.projection.DenseProjection;
 import org.lprff.vector.projection.Projections;
 import org.lprff.vector.simd.panama.VectorCosine;
+import org.lprff.vector.simd.panama.VectorCosineCodes;
 import org.lprff.vector.simd.panama.VectorCounterRng;
 import org.lprff.vector.simd.panama.VectorDenseProjection;
 import org.lprff.vector.simd.panama.VectorRounding;
 import org.lprff.vector.simd.panama.VectorUnpack;
 import org.lprff.vector.simd.scalar.ScalarCosine;
+import org.lprff.vector.simd.scalar.ScalarCosineCodes;
 import org.lprff.vector.simd.scalar.ScalarCounterRng;
 import org.lprff.vector.simd.scalar.ScalarDenseProjection;
 import org.lprff.vector.simd.scalar.ScalarRounding;
 import org.lprff.vector.simd.scalar.ScalarUnpack;
 import org.lprff.vector.simd.spi.CosineBody;
+import org.lprff.vector.simd.spi.CosineCodesBody;
 import org.lprff.vector.simd.spi.CounterRngBody;
 import org.lprff.vector.simd.spi.DenseProjectionBody;
 import org.lprff.vector.simd.spi.RoundingBody;
@@ -283,31 +286,51 @@ class ReproducibilityProperties {
               double mean = 0;
               int count = 0;
               String what = "bits " + bits + " d " + d + " m " + m;
+              boolean fused = bits <= 8; // the featurizer's cosine-to-codes kernel
               for (int r = 0; r < n; r++) {
+                float[][] t = new float[2][m];
                 float[][] z = new float[2][m];
                 byte[][] out = new byte[3][rb];
                 for (int body = 0; body < 2; body++) {
-                  float[] t = new float[m];
                   DenseProjectionBody p =
                       body == 0 ? new ScalarDenseProjection() : new VectorDenseProjection();
-                  p.project(packed, panel, d, rows, r * d, 1, 0, m, t, 0);
+                  p.project(packed, panel, d, rows, r * d, 1, 0, m, t[body], 0);
                   CosineBody c = body == 0 ? new ScalarCosine() : new VectorCosine();
-                  c.map(t, 0, phases, 0, s, z[body], 0, m);
-                  RoundingBody q = body == 0 ? new ScalarRounding() : new VectorRounding();
-                  q.quantizeStochastic(z[body], 0, m, bits, scale.lo(), scale.step(), seed, r,
-                      0, 0, MemorySegment.ofArray(out[body]), 0);
+                  c.map(t[body], 0, phases, 0, s, z[body], 0, m);
+                  if (fused) {
+                    CosineCodesBody q =
+                        body == 0 ? new ScalarCosineCodes() : new VectorCosineCodes();
+                    q.quantize(t[body], 0, phases, 0, m, bits, true, seed, r, 0, 0,
+                        MemorySegment.ofArray(out[body]), 0);
+                  } else {
+                    RoundingBody q = body == 0 ? new ScalarRounding() : new VectorRounding();
+                    q.quantizeStochastic(z[body], 0, m, bits, scale.lo(), scale.step(), seed, r,
+                        0, 0, MemorySegment.ofArray(out[body]), 0);
+                  }
                 }
                 // The facade bodies (vector here) are the featurizer: same bytes.
-                StochasticRounding.quantizeStochastic(
-                    facadeFeatures(projection, phases, s, rows, r, d, m), 0, m, scale, seed, r,
-                    0, 0, out[2], 0);
+                if (fused) {
+                  float[] facadeT = new float[m];
+                  projection.project(rows, r * d, 1, 0, m, facadeT, 0);
+                  CosineFeatures.quantize(facadeT, 0, phases, 0, m, bits, Quantizer.STOCHASTIC,
+                      seed, r, 0, 0, MemorySegment.ofArray(out[2]), 0);
+                } else {
+                  StochasticRounding.quantizeStochastic(
+                      facadeFeatures(projection, phases, s, rows, r, d, m), 0, m, scale, seed, r,
+                      0, 0, out[2], 0);
+                }
                 assertArrayEquals(Arrays.copyOfRange(expected, r * rb, (r + 1) * rb), out[2],
                     what + ": facade pipeline vs Featurizer, row " + r);
-                // Same features, either rounding body: same bytes.
+                // Same inputs, either rounding body: same bytes.
                 byte[] again = new byte[rb];
-                new ScalarRounding().quantizeStochastic(z[1], 0, m, bits, scale.lo(),
-                    scale.step(), seed, r, 0, 0, MemorySegment.ofArray(again), 0);
-                assertArrayEquals(out[1], again, what + ": rounding bodies on equal features");
+                if (fused) {
+                  new ScalarCosineCodes().quantize(t[1], 0, phases, 0, m, bits, true, seed, r, 0,
+                      0, MemorySegment.ofArray(again), 0);
+                } else {
+                  new ScalarRounding().quantizeStochastic(z[1], 0, m, bits, scale.lo(),
+                      scale.step(), seed, r, 0, 0, MemorySegment.ofArray(again), 0);
+                }
+                assertArrayEquals(out[1], again, what + ": rounding bodies on equal inputs");
                 int[] cs = new int[m];
                 int[] cv = new int[m];
                 PackedFeatures.unpackCodes(out[0], 0, bits, m, cs, 0);
@@ -315,7 +338,14 @@ class ReproducibilityProperties {
                 for (int i = 0; i < m; i++) {
                   assertTrue(Math.abs(cs[i] - cv[i]) <= 1, what + ": code moved by more than 1");
                   count += cs[i] != cv[i] ? 1 : 0;
-                  double p = Math.abs((double) z[0][i] - z[1][i]) / scale.step() * 1.001 + 0x1p-14;
+                  // How far apart the two bodies' values are, in steps: the features (the
+                  // unfused path), or s |dt| + the fl of the sum (the fused one: |d cos| <=
+                  // |dt|, and both bodies evaluate one cosine definition).
+                  double apart = fused
+                      ? (s * (Math.abs((double) t[0][i] - t[1][i])
+                          + Math.ulp(Math.abs(t[0][i]) + phases[i])))
+                      : Math.abs((double) z[0][i] - z[1][i]);
+                  double p = apart / scale.step() * 1.001 + 0x1p-14;
                   mean += Math.min(1, p);
                 }
               }
