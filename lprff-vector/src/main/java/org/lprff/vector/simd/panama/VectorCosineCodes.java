@@ -64,12 +64,7 @@ public final class VectorCosineCodes implements CosineCodesBody {
     boolean sawNaN = SCALAR.quantize(
         t, tOff, a, aOff, head, bits, stochastic, seed, row, firstColumn, draw, out, byteOffset);
 
-    int[] ks = VectorCounterRng.keySchedule(seed);
-    int rowLo = (int) row;
-    int rowHi = (int) (row >>> 32);
-    int[] random = new int[VectorCounterRng.WORDS];
-    int span = VectorCounterRng.GROUPS * VectorCounterRng.HALF_GROUP;
-    int base = Integer.MIN_VALUE / 2; // first column of the groups in `random`: none yet
+    GeneratorWords random = new GeneratorWords(seed, row, draw);
     float scale = CosineCodes.gridScale(bits);
     float offset = scale + 0.5f;
     int maxCode = (1 << bits) - 1;
@@ -83,13 +78,8 @@ public final class VectorCosineCodes implements CosineCodesBody {
       IntVector grid = (IntVector) c.fma(scale, offset).convertShape(VectorOperators.F2I, INTS, 0);
       IntVector h;
       if (stochastic) {
-        int column = firstColumn + i;
-        if (column - base >= span) {
-          base = column & -VectorCounterRng.HALF_GROUP;
-          VectorCounterRng.group(ks, rowLo, rowHi, column >>> 6, draw, random, 0);
-        }
-        int p = column - base;
-        h = IntVector.fromArray(INTS, random, VectorCounterRng.halfWordIndex(p))
+        int p = random.half(firstColumn + i);
+        h = IntVector.fromArray(INTS, random.words, VectorCounterRng.halfWordIndex(p))
             .lanewise(VectorOperators.LSHR, VectorCounterRng.halfShift(p))
             .and(0xFFFF);
       } else {

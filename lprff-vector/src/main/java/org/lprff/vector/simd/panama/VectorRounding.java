@@ -119,35 +119,22 @@ public final class VectorRounding implements RoundingBody {
       float[] values, int off, int count, int bits, float lo, float step,
       long seed, long row, int firstColumn, int draw, MemorySegment out, long byteOffset) {
     assert firstColumn % LANES == 0;
-    int[] ks = VectorCounterRng.keySchedule(seed);
-    int rowLo = (int) row;
-    int rowHi = (int) (row >>> 32);
-    int[] random = new int[VectorCounterRng.WORDS]; // the words of the current groups
+    GeneratorWords random = new GeneratorWords(seed, row, draw);
     int wordEnd = firstColumn + (count & -LANES); // columns covered by whole 8-column words
     int c = firstColumn;
     long o = byteOffset; // 8 columns take exactly `bits` bytes
-    int base = firstColumn; // the first column of the groups in `random`
     if (bits == 16) {
       int[] codes = new int[LANES]; // see store16
       for (; c < wordEnd; c += LANES, o += bits) {
-        if (c == firstColumn || c - base >= VectorCounterRng.WORDS) {
-          // One Threefry evaluation gives the 32-bit words of 32 columns per group.
-          base = c & -VectorCounterRng.GROUP;
-          VectorCounterRng.group(ks, rowLo, rowHi, c >>> 5, draw, random, 0);
-        }
-        int w = c - base;
+        int w = random.word(c); // 32-bit words: one Threefry evaluation gives 32 columns a group
         store16(values, off + c - firstColumn, lo, step,
-            uniformDouble(random, w), uniformDouble(random, w + 4), codes, out, o);
+            uniformDouble(random.words, w), uniformDouble(random.words, w + 4), codes, out, o);
       }
     } else {
-      int span = VectorCounterRng.GROUPS * VectorCounterRng.HALF_GROUP;
       for (; c < wordEnd; c += LANES, o += bits) {
-        if (c == firstColumn || c - base >= span) {
-          // Half-word mapping: one Threefry evaluation gives 64 columns per group.
-          base = c & -VectorCounterRng.HALF_GROUP;
-          VectorCounterRng.group(ks, rowLo, rowHi, c >>> 6, draw, random, 0);
-        }
-        FloatVector u = VectorCounterRng.toUniform16(VectorCounterRng.halfWords(random, 0, c - base));
+        // Half-word mapping: one Threefry evaluation gives 64 columns a group.
+        FloatVector u = VectorCounterRng.toUniform16(
+            VectorCounterRng.halfWords(random.words, 0, random.half(c)));
         store(floatCodes(scaled(values, off + c - firstColumn, lo, step), u, bits), bits, out, o);
       }
     }
