@@ -304,7 +304,8 @@ public final class Featurizer {
     }
     // Scratch sized for this call: a one-row call (streaming) needs one row of a block.
     float[] t = new float[Math.min(chunkRows, to - from) * block];
-    float[] values = new float[block];
+    // The cosines of a row's block, for b = 16 and 32 (b <= 8 goes from t to codes directly).
+    float[] values = bits <= CosineCodes.MAX_BITS ? null : new float[block];
     for (int r0 = from; r0 < to; r0 += chunkRows) {
       int chunk = Math.min(chunkRows, to - r0);
       for (int f0 = 0; f0 < m; f0 += block) {
@@ -313,26 +314,23 @@ public final class Featurizer {
         for (int r = 0; r < chunk; r++) {
           long rowId = ids != null ? ids[r0 + r] : firstRowId + r0 + r;
           long rowStart = outOffset + (long) (r0 + r) * rowBytes;
+          // f0 is a multiple of 8, so feature f0 of b < 32 starts on byte f0 * bits / 8.
+          long at = rowStart + (bits == 32 ? 4L * f0 : (long) f0 / 8 * bits);
           if (bits <= CosineCodes.MAX_BITS) {
-            // Cosine (at b's precision), rounding and packing in one pass; f0 is a multiple of
-            // 8, so feature f0 starts on byte f0 * bits / 8.
+            // Cosine (at b's precision), rounding and packing in one pass.
             if (CODES.quantize(t, r * count, phases, f0, count, bits, stochastic, seed, rowId, f0,
-                draw, out, rowStart + (long) f0 / 8 * bits)) {
+                draw, out, at)) {
               throw overflow(t, r * count, f0, count, r0 + r, rowId);
             }
-            continue;
-          }
-          if (COSINE.map(t, r * count, phases, f0, s, values, 0, count)) {
+          } else if (COSINE.map(t, r * count, phases, f0, s, values, 0, count)) {
             throw overflow(t, r * count, f0, count, r0 + r, rowId);
-          }
-          if (bits == 32) {
-            MemorySegment.copy(values, 0, out, LittleEndian.FLOAT, rowStart + 4L * f0, count);
+          } else if (bits == 32) {
+            MemorySegment.copy(values, 0, out, LittleEndian.FLOAT, at, count);
           } else if (stochastic) {
             ROUNDING.quantizeStochastic(values, 0, count, bits, scale.lo(), scale.step(), seed,
-                rowId, f0, draw, out, rowStart + (long) f0 / 8 * bits);
+                rowId, f0, draw, out, at);
           } else {
-            ROUNDING.quantizeNearest(values, 0, count, bits, scale.lo(), scale.step(), out,
-                rowStart + (long) f0 / 8 * bits);
+            ROUNDING.quantizeNearest(values, 0, count, bits, scale.lo(), scale.step(), out, at);
           }
         }
       }
