@@ -2,21 +2,15 @@ package org.lprff.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.concurrent.ForkJoinPool;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.ejml.data.DMatrixRMaj;
 import org.lprff.cli.options.JsonOption;
 import org.lprff.cli.options.KernelOptions;
 import org.lprff.cli.options.QuantizerOption;
@@ -31,26 +25,14 @@ import org.lprff.cli.output.Json;
 import org.lprff.cli.output.Version;
 import org.lprff.cli.workflow.HelperPool;
 import org.lprff.cli.workflow.CompareData;
-import org.lprff.vector.codec.PackedRows;
-import org.lprff.vector.featurize.Featurizer;
+import org.lprff.cli.workflow.MethodRuns;
+import org.lprff.cli.workflow.MethodRuns.Method;
+import org.lprff.cli.workflow.MethodRuns.Result;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.metrics.KernelMatrix;
-import org.lprff.vector.metrics.NystromFeatures;
-import org.lprff.vector.metrics.SpectralApproximation;
 import org.lprff.vector.metrics.TrainingMemory;
-import org.lprff.vector.random.RandomParameters;
-import org.lprff.vector.stream.FeatureRows;
-import org.lprff.vector.stream.InMemoryBatches;
-import org.lprff.vector.train.Evaluation;
-import org.lprff.vector.train.LinearModel;
-import org.lprff.vector.train.StopReason;
 import org.lprff.vector.train.Task;
-import org.lprff.vector.train.Trainer;
-import org.lprff.vector.train.TrainingReport;
-import org.lprff.vector.train.TrainingRequest;
-import org.lprff.vector.train.TrainingRequest.ScheduleKind;
-import org.lprff.vector.train.TrainingResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -97,9 +79,6 @@ final class CompareCommand implements Callable<Integer> {
 
   /** Largest --rows: the subsample's n x n double matrices (n = 4096: 128 MiB each). */
   static final int MAX_ROWS = 4096;
-
-  /** The subsample's stream of {@link RandomParameters#permutation} (next to Nyström's). */
-  static final int STREAM_SUBSAMPLE = NystromFeatures.STREAM_LANDMARKS - 1;
 
   @Spec CommandSpec command;
 
@@ -191,25 +170,6 @@ final class CompareCommand implements Callable<Integer> {
 
   @Mixin QuietOption quiet;
 
-  /** One method: random features (projection, bits, m) or Nyström with m landmarks. */
-  record Method(String projection, int bits, int m) {
-    static final String NYSTROM = "nystrom";
-
-    boolean nystrom() {
-      return projection.equals(NYSTROM);
-    }
-
-    String label() {
-      return nystrom() ? NYSTROM : projection + "/" + bits;
-    }
-  }
-
-  /** A method's measurements. */
-  record Row(
-      Method method, int featureCount, TrainingMemory memory, SpectralApproximation delta,
-      double metric, String stop, int epochs, double featurizeSeconds, double deltaSeconds,
-      double trainSeconds) {}
-
   @Override
   public Integer call() throws IOException {
     return Failures.usageErrors(command, this::compare);
@@ -238,35 +198,15 @@ final class CompareCommand implements Callable<Integer> {
         heldoutRows =
             CompareData.read(heldout, format, labelColumn, heldoutIdxLabels,
                 "--heldout-idx-labels", allocator);
-        if (heldoutRows.d() != trainRows.d()) {
-          throw new IllegalArgumentException("heldout " + heldout + " has " + heldoutRows.d()
-              + " feature columns, but " + train + " has " + trainRows.d());
-        }
-        for (int j = 0; j < trainRows.d(); j++) {
-          if (!trainRows.names().get(j).equals(heldoutRows.names().get(j))) {
-            throw new IllegalArgumentException("heldout " + heldout + " has column " + j + " '"
-                + heldoutRows.names().get(j) + "', but " + train + " has '"
-                + trainRows.names().get(j) + "'");
-          }
-        }
+        CompareData.requireSameColumns(trainRows, train, heldoutRows, heldout);
       }
     }
     if (logLabel) {
       CompareData.logLabels(trainRows, "train");
       CompareData.logLabels(heldoutRows, "heldout");
     }
-    Task taskKind = Task.REGRESSION;
-    int classes = 1;
-    if (classification) {
-      int trainClasses = CompareData.classes(trainRows, "train");
-      int heldoutClasses = CompareData.classes(heldoutRows, "heldout");
-      classes = Math.max(2, trainClasses);
-      if (heldoutClasses > classes) {
-        throw new IllegalArgumentException("heldout has class " + (heldoutClasses - 1)
-            + ", but the training labels are in [0, " + (trainClasses - 1) + "]");
-      }
-      taskKind = classes == 2 ? Task.BINARY : Task.multiclass(classes);
-    }
+    Task taskKind = CompareData.task(trainRows, heldoutRows, classification);
+    int classes = CompareData.classes(taskKind);
     if (standardize) {
       CompareData.standardize(trainRows, heldoutRows);
     }
@@ -281,39 +221,27 @@ final class CompareCommand implements Callable<Integer> {
     }
     int d = trainRows.d();
     // Every spec is built before the long work, so a bad combination fails at once.
-    KernelFunction kernelFunction = specFor(new Method("dense", 32, 1), d).kernel();
+    KernelFunction kernelFunction = specFor(new Method("dense", quantizer.quantizer(), 32, 1), d).kernel();
     for (Method method : methods) {
       if (!method.nystrom()) {
         specFor(method, d);
       }
     }
     int n = Math.min(rows, heldoutRows.n());
-    int[] subsample = Arrays.copyOf(
-        RandomParameters.permutation(training.seed, STREAM_SUBSAMPLE, heldoutRows.n()), n);
-    Arrays.sort(subsample);
     double lambda = n * l2;
     progress(err, String.format(Locale.ROOT, "data: %s train rows, %s heldout rows, d = %d;"
         + " kernel subsample n = %s (lambda = n x l2 = %.4g); %d methods; solver %s",
         Human.count(trainRows.n()), Human.count(heldoutRows.n()), d, Human.count(n), lambda,
         methods.size(), training.solver));
 
-    List<Row> results = new ArrayList<>();
+    List<Result> results = new ArrayList<>();
     try (HelperPool helpers = HelperPool.start(threadCount, "lprff-compare")) {
-      ExecutorService pool = helpers.executor();
-      long t0 = System.nanoTime();
-      CompareData.Rows sample = heldoutRows.select(subsample);
-      DMatrixRMaj exact = KernelMatrix.exact(kernelFunction, sample.x(), n, d, pool);
-      SpectralApproximation.Reference reference =
-          SpectralApproximation.reference(exact, lambda, pool);
-      exact = null;
-      progress(err, String.format(Locale.ROOT, "exact kernel: %s x %s, K + lambda I factored"
-          + " in %s", Human.count(n), Human.count(n), Human.seconds(seconds(t0))));
-      Context context = new Context(trainRows, heldoutRows, subsample, reference, taskKind,
-          classes, pool, err);
+      MethodRuns runs = MethodRuns.prepare(kernelFunction, trainRows, heldoutRows, rows,
+          training.seed, l2, taskKind, classes, helpers.executor(), line -> progress(err, line));
+      MethodRuns.Protocol protocol = new MethodRuns.Protocol(training.solver(), l2,
+          training.epochs, training.lr, training.batch.rows, training.seed);
       for (Method method : methods) {
-        Row row = method.nystrom()
-            ? runNystrom(method, kernelFunction, context)
-            : runFeatures(method, context);
+        Result row = runs.run(method, protocol);
         results.add(row);
         progress(err, summary(row, taskKind));
       }
@@ -331,132 +259,6 @@ final class CompareCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
-  }
-
-  /** What every method's run shares. */
-  private record Context(
-      CompareData.Rows train, CompareData.Rows heldout, int[] subsample,
-      SpectralApproximation.Reference reference, Task task, int classes,
-      ExecutorService pool, PrintWriter err) {}
-
-  // ---- methods
-
-  private Row runFeatures(Method method, Context c) {
-    FeaturizerSpec spec = specFor(method, c.train().d());
-    Featurizer featurizer = Featurizer.of(spec);
-    progress(c.err(), method.label() + ", m = " + Human.count(method.m()) + ": featurizing");
-    try (Arena arena = Arena.ofShared()) {
-      long t0 = System.nanoTime();
-      FeatureRows trainZ = featurize(featurizer, spec, c.train(), arena, c.pool());
-      FeatureRows heldoutZ = featurize(featurizer, spec, c.heldout(), arena, c.pool());
-      double featurizeSeconds = seconds(t0);
-      long t1 = System.nanoTime();
-      long rowBytes = featurizer.rowBytes();
-      byte[] sample = new byte[Math.toIntExact(rowBytes * c.subsample().length)];
-      for (int k = 0; k < c.subsample().length; k++) {
-        MemorySegment.copy(heldoutZ.segment(), heldoutZ.byteOffset() + c.subsample()[k] * rowBytes,
-            MemorySegment.ofArray(sample), k * rowBytes, rowBytes);
-      }
-      DMatrixRMaj approx = KernelMatrix.gram(sample, c.subsample().length, spec, c.pool());
-      SpectralApproximation delta = c.reference().compare(approx);
-      double deltaSeconds = seconds(t1);
-      TrainingMemory memory = TrainingMemory.forProjection(spec.projection(), spec.inputDim(),
-          spec.features(), spec.bits(), training.batch.rows, c.task().outputs());
-      // The heldout metric scores full-precision rows of the same map, as predict does by
-      // default (quantized test rows would add |w|^2 times the rounding variance to the error).
-      FeatureRows scored = spec.isFloat() ? heldoutZ : featurize(Featurizer.of(spec.withBits(32)),
-          spec.withBits(32), c.heldout(), arena, c.pool());
-      return trainAndEvaluate(method, spec.features(), memory, delta, trainZ, scored, c,
-          featurizeSeconds, deltaSeconds);
-    }
-  }
-
-  private Row runNystrom(Method method, KernelFunction kernelFunction, Context c) {
-    CompareData.Rows tr = c.train();
-    progress(c.err(), "nystrom, m = " + Human.count(method.m()) + ": landmarks and features");
-    long t0 = System.nanoTime();
-    NystromFeatures map;
-    try {
-      map = NystromFeatures.fit(kernelFunction, tr.x(), tr.n(), tr.d(), method.m(), training.seed,
-          c.pool());
-    } catch (IllegalStateException e) {
-      throw new IllegalStateException("nystrom, m = " + method.m() + ": " + e.getMessage()
-          + " (the landmarks' kernel matrix; try fewer landmarks)", e);
-    }
-    int f = map.features();
-    float[] trainZ = new float[Math.multiplyExact(tr.n(), f)];
-    map.featurize(tr.x(), tr.n(), trainZ, c.pool());
-    float[] heldoutZ = new float[Math.multiplyExact(c.heldout().n(), f)];
-    map.featurize(c.heldout().x(), c.heldout().n(), heldoutZ, c.pool());
-    double featurizeSeconds = seconds(t0);
-    long t1 = System.nanoTime();
-    int n = c.subsample().length;
-    float[] sample = new float[n * f];
-    for (int k = 0; k < n; k++) {
-      System.arraycopy(heldoutZ, c.subsample()[k] * f, sample, k * f, f);
-    }
-    SpectralApproximation delta =
-        c.reference().compare(KernelMatrix.gram(sample, n, f, c.pool()));
-    double deltaSeconds = seconds(t1);
-    TrainingMemory memory =
-        TrainingMemory.forNystrom(tr.d(), method.m(), training.batch.rows, c.task().outputs());
-    return trainAndEvaluate(method, f, memory, delta,
-        FeatureRows.float32(trainZ, 0, tr.n(), f), FeatureRows.float32(heldoutZ, 0,
-            c.heldout().n(), f), c, featurizeSeconds, deltaSeconds);
-  }
-
-  private Row trainAndEvaluate(Method method, int featureCount, TrainingMemory memory,
-      SpectralApproximation delta, FeatureRows trainZ, FeatureRows heldoutZ, Context c,
-      double featurizeSeconds, double deltaSeconds) {
-    InMemoryBatches trainSource = batches(trainZ, c.train(), c.task());
-    InMemoryBatches heldoutSource = batches(heldoutZ, c.heldout(), c.task()).ordered();
-    long t0 = System.nanoTime();
-    // The library's workflow with compare's protocol: one l2, SGD early-stopping on the heldout
-    // rows (as the LP-RFF paper does), the full-batch solvers reading the rows in order.
-    boolean classification = c.task() != Task.REGRESSION;
-    TrainingRequest request = new TrainingRequest(classification,
-        classification ? c.classes() : null, featureCount, training.solver(), List.of(l2),
-        training.epochs, training.lr, ScheduleKind.EARLY_STOP, training.batch.rows, training.seed,
-        ForkJoinPool.commonPool());
-    boolean sgd = request.solver() == Solver.SGD;
-    TrainingReport report = Trainer.run(request,
-        new Trainer.Data("train", "", sgd ? trainSource : trainSource.ordered()),
-        sgd ? new Trainer.Data("heldout", "", heldoutSource) : null, null, null);
-    TrainingResult result = report.result();
-    int epochCount = result.epochs();
-    String stop = result.stopReason() == StopReason.SOLVED ? "closed_form"
-        : result.stopReason().name().toLowerCase(Locale.ROOT);
-    if (result.diverged()) {
-      return new Row(method, featureCount, memory, delta, Double.NaN, stop, epochCount,
-          featurizeSeconds, deltaSeconds, seconds(t0));
-    }
-    LinearModel model = report.model();
-    double trainSeconds = seconds(t0);
-    Evaluation eval = Evaluation.of(model, c.task(), heldoutSource, 1000);
-    return new Row(method, featureCount, memory, delta, eval.metric(), stop, epochCount,
-        featurizeSeconds, deltaSeconds, trainSeconds);
-  }
-
-  private static InMemoryBatches batches(FeatureRows z, CompareData.Rows rows, Task task) {
-    return task == Task.REGRESSION
-        ? InMemoryBatches.of(z, rows.y())
-        : InMemoryBatches.of(z, rows.classes());
-  }
-
-  /** All rows featurized (row ids 0..n-1, draw 0, as featurize writes a file) into native memory. */
-  private static FeatureRows featurize(Featurizer featurizer, FeaturizerSpec spec,
-      CompareData.Rows rows, Arena arena, ExecutorService pool) {
-    long rowBytes = featurizer.rowBytes();
-    // Native memory: the product kernels run ~10x slower on byte[]-backed segments.
-    MemorySegment out = arena.allocate(Math.max(1, rowBytes * rows.n()), 64);
-    if (pool == null) {
-      featurizer.featurize(rows.x(), rows.n(), 0, out, 0, 0);
-    } else {
-      featurizer.featurize(rows.x(), rows.n(), 0, out, 0, 0, pool);
-    }
-    return spec.isFloat()
-        ? FeatureRows.float32(out, 0, rows.n(), spec.features())
-        : FeatureRows.of(new PackedRows(out, 0, rows.n(), spec.features(), spec.scale()));
   }
 
   // ---- options
@@ -504,7 +306,7 @@ final class CompareCommand implements Callable<Integer> {
       String name = SpecOptions.projectionName(p.strip());
       for (int m : features) {
         for (int b : bitList) {
-          if (!methods.add(new Method(name, b, m))) {
+          if (!methods.add(new Method(name, quantizer.quantizer(), b, m))) {
             throw new UsageException("method " + name + "/" + b + " at m = " + m
                 + " is listed twice");
           }
@@ -515,7 +317,7 @@ final class CompareCommand implements Callable<Integer> {
       if (m < 1 || m > KernelMatrix.MAX_N) {
         throw new UsageException("--nystrom has " + m + ", expected 1 to " + KernelMatrix.MAX_N);
       }
-      if (!methods.add(new Method(Method.NYSTROM, 32, m))) {
+      if (!methods.add(Method.nystrom(m))) {
         throw new UsageException("--nystrom " + m + " is listed twice");
       }
     }
@@ -545,7 +347,7 @@ final class CompareCommand implements Callable<Integer> {
         m++;
       }
       if (m > 0) {
-        all.add(new Method(Method.NYSTROM, 32, m));
+        all.add(Method.nystrom(m));
       }
     }
     return List.copyOf(all);
@@ -580,7 +382,7 @@ final class CompareCommand implements Callable<Integer> {
     return task == Task.REGRESSION ? "heldout MSE" : "heldout error";
   }
 
-  private static String summary(Row r, Task task) {
+  private static String summary(Result r, Task task) {
     return String.format(Locale.ROOT, "%s, m = %s: delta1 %.4g, delta2 %.4g, %s %s (featurize"
         + " %s, kernel metrics %s, train %s)", r.method().label(),
         Human.count(r.method().m()), r.delta().delta1(), r.delta().delta2(), metricName(task),
@@ -589,11 +391,11 @@ final class CompareCommand implements Callable<Integer> {
         Human.seconds(r.trainSeconds()));
   }
 
-  static String table(List<Row> results, Task task) {
+  static String table(List<Result> results, Task task) {
     StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
         "%-14s  %6s  %8s  %14s  %9s  %9s  %10s  %10s  %13s%n", "method", "m", "features",
         "memory bits", "delta1", "delta2", "|K-K~|_F", "|K-K~|_2", metricName(task)));
-    for (Row r : results) {
+    for (Result r : results) {
       s.append(String.format(Locale.ROOT,
           "%-14s  %6d  %8d  %14s  %9.4g  %9.4g  %10.4g  %10.4g  %13s%n", r.method().label(),
           r.method().m(), r.featureCount(), Human.count(r.memory().totalBits()),
@@ -604,7 +406,7 @@ final class CompareCommand implements Callable<Integer> {
     return s.toString().stripTrailing();
   }
 
-  private Map<String, Object> json(List<Row> results, CompareData.Rows trainRows,
+  private Map<String, Object> json(List<Result> results, CompareData.Rows trainRows,
       CompareData.Rows heldoutRows, int n, double lambda, Task taskKind, int classes,
       double total) {
     Map<String, Object> o = Json.object();
@@ -622,7 +424,7 @@ final class CompareCommand implements Callable<Integer> {
     o.put("seed", training.seed);
     o.put("metric", taskKind == Task.REGRESSION ? "mse" : "error_rate");
     List<Object> list = new ArrayList<>();
-    for (Row r : results) {
+    for (Result r : results) {
       Map<String, Object> m = Json.object();
       m.put("method", r.method().label());
       m.put("projection", r.method().nystrom() ? null : r.method().projection());

@@ -36,6 +36,7 @@ import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Json;
 import org.lprff.cli.output.Version;
 import org.lprff.cli.workflow.HelperPool;
+import org.lprff.cli.workflow.ShippedData;
 import org.lprff.cli.workflow.Training;
 import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.Featurizer;
@@ -231,7 +232,7 @@ final class DemoCommand implements Callable<Integer> {
     List<float[]> held = new ArrayList<>();
     String name = input == null ? "diamonds.csv (shipped)" : input.toString();
     try (InputStream stream = input == null
-            ? DemoCommand.class.getResourceAsStream("diamonds.csv")
+            ? ShippedData.diamonds()
             : Files.newInputStream(input);
         BufferedReader reader = new BufferedReader(
             new InputStreamReader(stream, StandardCharsets.UTF_8))) {

@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
         + " compare' compares precisions and Nyström on any data.",
     subcommands = {FeaturizeCommand.class, InfoCommand.class, TrainCommand.class,
         EvaluateCommand.class, PredictCommand.class, DemoCommand.class, CompareCommand.class,
-        MemoryCommand.class},
+        MemoryCommand.class, ExperimentCommand.class},
     footer = {
       "",
       "Examples:",
@@ -32,6 +32,7 @@ import picocli.CommandLine.Spec;
       "  lprff predict --model model.lprff --input new.csv --output preds.csv",
       "  lprff demo",
       "  lprff compare --train diamonds.csv --log-label --sigma 2 --nystrom 1024",
+      "  lprff experiment --quick",
       "",
       "Exit codes: 0 success, 1 failure (one line on stderr), 2 usage error."
     })
@@ -50,6 +51,6 @@ final class LprffCommand implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(spec.commandLine(), "missing a command: featurize, info, train,"
-        + " evaluate, predict, demo, compare or memory");
+        + " evaluate, predict, demo, compare, memory or experiment");
   }
 }

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import org.lprff.cli.workflow.ShippedData;
 
 /**
  * The workload JDK 25's ahead-of-time cache is trained on. {@code ./lprff} creates {@code
@@ -33,7 +34,7 @@ final class StartupTraining {
     try {
       Files.createDirectories(dir);
       Path csv = dir.resolve("diamonds.csv");
-      try (InputStream in = DemoCommand.class.getResourceAsStream("diamonds.csv")) {
+      try (InputStream in = ShippedData.diamonds()) {
         Files.copy(in, csv, StandardCopyOption.REPLACE_EXISTING);
       }
       List<String[]> lines = new ArrayList<>();

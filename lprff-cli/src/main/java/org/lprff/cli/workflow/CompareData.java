@@ -14,6 +14,7 @@ import org.lprff.arrow.input.Standardization;
 import org.lprff.cli.options.InputOptions;
 import org.lprff.cli.options.UsageException;
 import org.lprff.vector.stream.RowSplit;
+import org.lprff.vector.train.Task;
 
 /**
  * The raw rows of {@code lprff compare}, read whole into memory: the train and heldout sets (two
@@ -101,6 +102,25 @@ public final class CompareData {
     }
   }
 
+  /**
+   * Refuses heldout rows whose feature columns differ from the training rows' in number or name
+   * (the message names both files and the first column that differs).
+   */
+  public static void requireSameColumns(Rows train, Path trainFile, Rows heldout,
+      Path heldoutFile) {
+    if (heldout.d() != train.d()) {
+      throw new IllegalArgumentException("heldout " + heldoutFile + " has " + heldout.d()
+          + " feature columns, but " + trainFile + " has " + train.d());
+    }
+    for (int j = 0; j < train.d(); j++) {
+      if (!train.names().get(j).equals(heldout.names().get(j))) {
+        throw new IllegalArgumentException("heldout " + heldoutFile + " has column " + j + " '"
+            + heldout.names().get(j) + "', but " + trainFile + " has '" + train.names().get(j)
+            + "'");
+      }
+    }
+  }
+
   /** {train, heldout}: data row i is heldout iff mix64(seed + i) mod 5 == 0 (the demo's split). */
   public static Rows[] split(Rows all, long seed) {
     int held = 0;
@@ -149,6 +169,30 @@ public final class CompareData {
       throw new IllegalArgumentException(set + ": " + e.getMessage()
           + " (--task classification needs class indices 0, 1, ...)", e);
     }
+  }
+
+  /**
+   * The task of labelled rows: regression, or for {@code classification} binary or multiclass
+   * with the classes the training labels imply (at least 2), every heldout label checked
+   * against them.
+   */
+  public static Task task(Rows train, Rows heldout, boolean classification) {
+    if (!classification) {
+      return Task.REGRESSION;
+    }
+    int trainClasses = classes(train, "train");
+    int heldoutClasses = classes(heldout, "heldout");
+    int classes = Math.max(2, trainClasses);
+    if (heldoutClasses > classes) {
+      throw new IllegalArgumentException("heldout has class " + (heldoutClasses - 1)
+          + ", but the training labels are in [0, " + (trainClasses - 1) + "]");
+    }
+    return classes == 2 ? Task.BINARY : Task.multiclass(classes);
+  }
+
+  /** The classes of a task: 1 for regression, 2 for binary. */
+  public static int classes(Task task) {
+    return task == Task.REGRESSION ? 1 : task == Task.BINARY ? 2 : task.outputs();
   }
 
   /**
