@@ -21,8 +21,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.annotations.XYTitleAnnotation;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
 import org.jfree.chart.plot.CombinedRangeXYPlot;
@@ -30,6 +32,7 @@ import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYErrorRenderer;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.data.xy.YIntervalSeries;
@@ -128,7 +131,7 @@ public final class ExperimentPlots {
       style(r, i, firsts.get(i));
     }
     LogAxis x = new LogAxis("training memory, bits (log scale)");
-    x.setNumberFormatOverride(new SiBits());
+    ticks(x, runs.stream().mapToDouble(RunRecord::memoryBits).toArray(), new SiBits());
     x.setLabelFont(AXIS);
     NumberAxis y = new NumberAxis(metric + " (mean ± sd over seeds)");
     y.setAutoRangeIncludesZero(false);
@@ -155,6 +158,7 @@ public final class ExperimentPlots {
     XYSeriesCollection delta2 = new XYSeriesCollection();
     List<RunRecord> firsts = new ArrayList<>();
     boolean positive = true;
+    List<Double> d2s = new ArrayList<>();
     for (List<RunRecord> series : RunGroups.bySeries(circulant).values()) {
       RunRecord first = series.getFirst();
       String name = first.method().equals(RunRecord.RFF) ? "fp32" : "b=" + first.bits();
@@ -168,6 +172,7 @@ public final class ExperimentPlots {
         }
         if (!Double.isNaN(d2)) {
           s2.add(c.m(), d2);
+          d2s.add(d2);
           positive &= d2 > 0;
         }
       }
@@ -176,8 +181,7 @@ public final class ExperimentPlots {
       firsts.add(first);
     }
     LogAxis m = new LogAxis("m, random features (log scale)");
-    m.setBase(2);
-    m.setNumberFormatOverride(new DecimalFormat("0"));
+    ticks(m, circulant.stream().mapToDouble(RunRecord::m).toArray(), new DecimalFormat("0"));
     m.setLabelFont(AXIS);
     NumberAxis y1 = new NumberAxis("Δ1 (mean over seeds)");
     y1.setAutoRangeIncludesZero(false);
@@ -185,7 +189,7 @@ public final class ExperimentPlots {
     ValueAxis y2;
     if (positive) {
       LogAxis log = new LogAxis("Δ2 (mean over seeds, log scale)");
-      log.setNumberFormatOverride(new DecimalFormat("0.###"));
+      ticks(log, d2s.stream().mapToDouble(d -> d).toArray(), new Significant());
       y2 = log;
     } else {
       NumberAxis linear = new NumberAxis("Δ2 (mean over seeds)");
@@ -193,8 +197,8 @@ public final class ExperimentPlots {
       y2 = linear;
     }
     y2.setLabelFont(AXIS);
-    XYPlot top = plot(delta1, null, y1, lines(firsts));
-    XYPlot bottom = plot(delta2, null, y2, lines(firsts));
+    XYPlot top = plot(delta1, null, y1, fig3Lines(firsts));
+    XYPlot bottom = plot(delta2, null, y2, fig3Lines(firsts));
     CombinedDomainXYPlot plot = new CombinedDomainXYPlot(m);
     plot.setGap(12);
     plot.add(top, 1);
@@ -239,13 +243,20 @@ public final class ExperimentPlots {
         i++;
       }
       double rho = a.rho(runs);
-      LogAxis x = new LogAxis(a.label + "   (Spearman ρ = "
-          + (Double.isNaN(rho) ? "n/a" : String.format(Locale.ROOT, "%.3f", rho))
-          + ", n = " + used.size() + ")");
-      x.setLabelFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
-      x.setNumberFormatOverride(new DecimalFormat("0.###E0"));
-      x.setTickLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 10));
+      String rho3 = Double.isNaN(rho) ? "n/a" : String.format(Locale.ROOT, "%.3f", rho);
+      LogAxis x = new LogAxis(a.label + "   (ρ = " + rho3 + ", n = " + used.size() + ")");
+      x.setLabelFont(AXIS);
+      ticks(x, used.stream().mapToDouble(a.x).toArray(), new Significant());
       XYPlot panel = plot(data, x, null, r);
+      // ρ once more inside the panel, where the eye lands; top left is where a positive
+      // correlation leaves room
+      TextTitle label = new TextTitle("Spearman ρ = " + rho3,
+          new Font(Font.SANS_SERIF, Font.BOLD, 14));
+      label.setBackgroundPaint(new Color(255, 255, 255, 220));
+      label.setPadding(2, 4, 2, 4);
+      XYTitleAnnotation corner = new XYTitleAnnotation(0.02, 0.98, label,
+          RectangleAnchor.TOP_LEFT);
+      panel.addAnnotation(corner);
       noData(panel, used.isEmpty());
       plot.add(panel, 1);
       if (first == null) {
@@ -267,10 +278,19 @@ public final class ExperimentPlots {
     return plot;
   }
 
-  private static XYLineAndShapeRenderer lines(List<RunRecord> firsts) {
+  /**
+   * The series' usual look, except fp32: a wide pale band under the others, since b = 16 lies on
+   * it and would hide a line of the usual width (the last series is drawn first, underneath).
+   */
+  private static XYLineAndShapeRenderer fig3Lines(List<RunRecord> firsts) {
     XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, true);
     for (int i = 0; i < firsts.size(); i++) {
       style(r, i, firsts.get(i));
+      if (firsts.get(i).method().equals(RunRecord.RFF)) {
+        r.setSeriesPaint(i, new Color(0, 0, 0, 70));
+        r.setSeriesStroke(i, new BasicStroke(7f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND));
+        r.setSeriesShape(i, new Rectangle2D.Double(-7, -7, 14, 14));
+      }
     }
     return r;
   }
@@ -345,9 +365,66 @@ public final class ExperimentPlots {
     return d;
   }
 
+  /**
+   * Readable ticks for a log axis over {@code values}: powers of ten when they span 1.5 decades
+   * or more (every k-th decade, at most about 7 labels), powers of two otherwise, instead of
+   * LogAxis's default fractional powers (316.23, 2.512).
+   */
+  private static void ticks(LogAxis axis, double[] values, NumberFormat format) {
+    double lo = Double.POSITIVE_INFINITY;
+    double hi = 0;
+    for (double v : values) {
+      if (v > 0 && Double.isFinite(v)) {
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
+    }
+    axis.setNumberFormatOverride(format);
+    axis.setMinorTickMarksVisible(true);
+    if (hi == 0) {
+      return; // no data: the default ticks
+    }
+    double decades = Math.log10(hi / lo);
+    if (decades >= 1.5) {
+      axis.setBase(10);
+      axis.setTickUnit(new NumberTickUnit(Math.max(1, Math.ceil(decades / 7))));
+    } else {
+      axis.setBase(2);
+      double octaves = decades / Math.log10(2);
+      axis.setTickUnit(new NumberTickUnit(Math.max(1, Math.ceil(octaves / 7))));
+    }
+    axis.setMinorTickCount(axis.getBase() == 10 ? 9 : 1);
+  }
+
   private static void noData(XYPlot plot, boolean empty) {
     if (empty) {
       plot.setNoDataMessage("no runs");
+    }
+  }
+
+  /** Axis ticks to 3 significant digits, plain between 1e-4 and 1e6: 0.125, 2, 4096, 1e-05. */
+  static final class Significant extends NumberFormat {
+    @Override
+    public StringBuffer format(double v, StringBuffer to, FieldPosition pos) {
+      if (v == 0 || !Double.isFinite(v)) {
+        return to.append(v == 0 ? "0" : Double.toString(v));
+      }
+      double a = Math.abs(v);
+      if (a < 1e-4 || a >= 1e6) {
+        return to.append(String.format(Locale.ROOT, "%.2g", v));
+      }
+      return to.append(new java.math.BigDecimal(v).round(new java.math.MathContext(3))
+          .stripTrailingZeros().toPlainString());
+    }
+
+    @Override
+    public StringBuffer format(long v, StringBuffer to, FieldPosition pos) {
+      return format((double) v, to, pos);
+    }
+
+    @Override
+    public Number parse(String source, ParsePosition pos) {
+      throw new UnsupportedOperationException();
     }
   }
 

@@ -193,9 +193,11 @@ public final class ExperimentSummary {
     }
     s.append("), and a ratio here is between points of our m grid, so it is coarse: a family "
         + "that would need a larger m than we ran shows as none within tolerance.");
-    if (best.m() == maxM) {
-      s.append(" The best full-precision result is at the largest m we ran, so a larger m might "
-          + "lower the target and raise every ratio.");
+    int maxRffM = runs.stream().filter(r -> r.method().equals(RunRecord.RFF))
+        .mapToInt(RunRecord::m).max().orElse(0);
+    if (best.m() == maxRffM) {
+      s.append(" The best full-precision result is at the largest m we ran for RFF, so a larger "
+          + "m might lower the target and change which configurations count as matching it.");
     }
     return s.toString();
   }
@@ -283,12 +285,12 @@ public final class ExperimentSummary {
     md.append('\n');
   }
 
-  /** "0.01234 ± 0.00056", or the mean alone for one seed. */
+  /** "0.01234 ± 0.00056" (the sd to 2 significant digits), or the mean alone for one seed. */
   static String meanSd(Moments m) {
     if (m.n() == 0) {
       return "diverged";
     }
-    return Double.isNaN(m.sd()) ? num(m.mean()) : num(m.mean()) + " ± " + num(m.sd());
+    return Double.isNaN(m.sd()) ? num(m.mean()) : num(m.mean()) + " ± " + fmt("%.2g", m.sd());
   }
 
   /** "3" or "2 of 3" when some seeds diverged. */

@@ -89,8 +89,8 @@ class ExperimentReportTest {
       String quantizer, int mIndex, int bits, long seed) {
     int m = MS[mIndex];
     double mean = meanMse(method, projection, quantizer, bits)[mIndex];
-    // seeds 1, 2, 3 at -1%, 0, +1% of the mean: the mean over seeds is the table's value
-    double mse = mean * (1 + 0.01 * (seed - 2));
+    // seeds 1, 2, 3 at -5%, 0, +5% of the mean: the mean over seeds is the table's value
+    double mse = mean * (1 + 0.05 * (seed - 2));
     if (method.equals(RunRecord.LP_RFF) && quantizer.equals("nearest") && bits == 1 && m == 256
         && seed == 3) {
       mse = Double.NaN; // diverged
@@ -113,7 +113,7 @@ class ExperimentReportTest {
     String md = ExperimentSummary.markdown(runs, "synthetic", "PREAMBLE\nsecond line");
     assertTrue(md.startsWith("PREAMBLE\nsecond line\n"), md);
     // best full precision: dense m = 4096, 0.100; tolerance 0.102.
-    assertTrue(md.contains("RFF dense, m = 4096, fp32: heldout MSE 0.1000 ± 0.001000 over 3 seeds"),
+    assertTrue(md.contains("RFF dense, m = 4096, fp32: heldout MSE 0.1000 ± 0.0050 over 3 seeds"),
         md);
     assertTrue(md.contains("mean ≤ best × 1.02 = 0.1020"), md);
     // LP-RFF stochastic within 0.102: b=8 m=1024 (0.1019), b=4/8/16 m=4096. The smallest memory:
@@ -142,7 +142,7 @@ class ExperimentReportTest {
         + "3–10x range"), md);
     assertTrue(md.contains("Nyström has no configuration within the tolerance in our m range"), md);
     assertTrue(md.contains("largest m = 4096"), md);
-    assertTrue(md.contains("The best full-precision result is at the largest m we ran"), md);
+    assertTrue(md.contains("The best full-precision result is at the largest m we ran for RFF"), md);
   }
 
   @Test
@@ -237,8 +237,8 @@ class ExperimentReportTest {
     assertTrue(md.contains("| series | m = 256 | m = 1024 | m = 4096 |"), md);
     assertTrue(md.contains("| LP-RFF circulant b=8 stochastic | 0.2100 | 0.1019 | 0.1012 |"), md);
     assertTrue(md.contains("| RFF dense fp32 | 0.2000 | 0.1200 | 0.1000 |"), md);
-    // the diverged seed is left out of the mean: 0.9 * 0.99 and 0.9 * 1.00
-    assertTrue(md.contains("| LP-RFF circulant b=1 nearest | 0.8955 | 0.6000 | 0.4000 |"), md);
+    // the diverged seed is left out of the mean: 0.9 * 0.95 and 0.9 * 1.00
+    assertTrue(md.contains("| LP-RFF circulant b=1 nearest | 0.8775 | 0.6000 | 0.4000 |"), md);
     assertEquals(13, Pattern.compile("^\\| (LP-RFF circulant|RFF dense|RFF circulant|Nystrom) ",
         Pattern.MULTILINE).matcher(md)
         .results().count(), md);
