@@ -13,6 +13,8 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.lprff.cli.options.JsonOption;
 import org.lprff.cli.options.KernelOptions;
+import org.lprff.cli.options.LandmarksOption;
+import org.lprff.cli.options.RawRowsOptions;
 import org.lprff.cli.options.QuantizerOption;
 import org.lprff.cli.options.QuietOption;
 import org.lprff.vector.train.Solver;
@@ -86,30 +88,7 @@ final class CompareCommand implements Callable<Integer> {
       description = "Training rows (or all rows, split 80/20 without --heldout).")
   Path train;
 
-  @Option(names = "--heldout", paramLabel = "FILE",
-      description = "Heldout rows; without it --train is split like the demo.")
-  Path heldout;
-
-  @Option(names = "--format", defaultValue = "auto", paramLabel = "NAME",
-      description = "auto, csv, libsvm, idx or arrow, for both files (default ${DEFAULT-VALUE}).")
-  String format;
-
-  @Option(names = "--label-column", paramLabel = "COLUMN",
-      description = "The label column of CSV and Arrow input: a name, a 0-based index, first or"
-          + " last (default last).")
-  String labelColumn;
-
-  @Option(names = "--idx-labels", paramLabel = "FILE",
-      description = "The IDX labels file of the --train images.")
-  Path idxLabels;
-
-  @Option(names = "--heldout-idx-labels", paramLabel = "FILE",
-      description = "The IDX labels file of the --heldout images.")
-  Path heldoutIdxLabels;
-
-  @Option(names = "--log-label",
-      description = "Regress ln(label) (labels must be > 0), e.g. log(price) on diamonds.")
-  boolean logLabel;
+  @Mixin RawRowsOptions raw;
 
   @Option(names = "--standardize", negatable = true, defaultValue = "true",
       fallbackValue = "true",
@@ -138,10 +117,7 @@ final class CompareCommand implements Callable<Integer> {
 
   @Mixin QuantizerOption quantizer;
 
-  @Option(names = "--nystrom", split = ",", paramLabel = "M",
-      description = "Nyström landmark counts, a comma list (each <= the training rows);"
-          + " landmarks are distinct training rows chosen by the seed.")
-  List<Integer> nystrom;
+  @Mixin LandmarksOption nystrom;
 
   @Option(names = "--nystrom-match",
       description = "Add, for every random-features method, Nyström with the most landmarks"
@@ -188,20 +164,20 @@ final class CompareCommand implements Callable<Integer> {
     CompareData.Rows heldoutRows;
     try (BufferAllocator allocator = new RootAllocator()) {
       CompareData.Rows first =
-          CompareData.read(train, format, labelColumn, idxLabels, "--idx-labels", allocator);
-      if (heldout == null) {
+          CompareData.read(train, raw.format, raw.labelColumn, raw.idxLabels, "--idx-labels", allocator);
+      if (raw.heldout == null) {
         CompareData.Rows[] parts = CompareData.split(first, training.seed);
         trainRows = parts[0];
         heldoutRows = parts[1];
       } else {
         trainRows = first;
         heldoutRows =
-            CompareData.read(heldout, format, labelColumn, heldoutIdxLabels,
+            CompareData.read(raw.heldout, raw.format, raw.labelColumn, raw.heldoutIdxLabels,
                 "--heldout-idx-labels", allocator);
-        CompareData.requireSameColumns(trainRows, train, heldoutRows, heldout);
+        CompareData.requireSameColumns(trainRows, train, heldoutRows, raw.heldout);
       }
     }
-    if (logLabel) {
+    if (raw.logLabel) {
       CompareData.logLabels(trainRows, "train");
       CompareData.logLabels(heldoutRows, "heldout");
     }
@@ -273,7 +249,7 @@ final class CompareCommand implements Callable<Integer> {
           + " positive definite)");
     }
     training.requireEach();
-    if (classification && logLabel) {
+    if (classification && raw.logLabel) {
       throw new UsageException("--log-label applies to regression, not --task classification");
     }
   }
@@ -313,7 +289,7 @@ final class CompareCommand implements Callable<Integer> {
         }
       }
     }
-    for (int m : nystrom == null ? List.<Integer>of() : nystrom) {
+    for (int m : nystrom.counts() == null ? List.<Integer>of() : nystrom.counts()) {
       if (m < 1 || m > KernelMatrix.MAX_N) {
         throw new UsageException("--nystrom has " + m + ", expected 1 to " + KernelMatrix.MAX_N);
       }

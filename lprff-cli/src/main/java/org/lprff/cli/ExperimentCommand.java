@@ -3,13 +3,14 @@ package org.lprff.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.lprff.cli.experiment.Experiment;
 import org.lprff.cli.experiment.ExperimentData;
 import org.lprff.cli.experiment.ExperimentPlan;
+import org.lprff.cli.options.LandmarksOption;
 import org.lprff.cli.options.QuietOption;
+import org.lprff.cli.options.RawRowsOptions;
 import org.lprff.cli.options.ThreadsOption;
 import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.Human;
@@ -52,37 +53,12 @@ final class ExperimentCommand implements Callable<Integer> {
       description = "diamonds, fashion-mnist or a PATH (default ${DEFAULT-VALUE}).")
   String data;
 
-  @Option(names = "--heldout", paramLabel = "FILE",
-      description = "Heldout rows of a --data PATH; without it the rows are split 80/20.")
-  Path heldout;
-
-  @Option(names = "--format", defaultValue = "auto", paramLabel = "NAME",
-      description = "auto, csv, libsvm, idx or arrow, for --data PATH and --heldout (default"
-          + " ${DEFAULT-VALUE}).")
-  String format;
-
-  @Option(names = "--label-column", paramLabel = "COLUMN",
-      description = "The label column of CSV and Arrow input: a name, a 0-based index, first or"
-          + " last (default last).")
-  String labelColumn;
-
-  @Option(names = "--idx-labels", paramLabel = "FILE",
-      description = "The IDX labels of --data images (default: X-labels-idx1-ubyte beside"
-          + " X-images-idx3-ubyte).")
-  Path idxLabels;
-
-  @Option(names = "--heldout-idx-labels", paramLabel = "FILE",
-      description = "The IDX labels of --heldout images (default: beside them).")
-  Path heldoutIdxLabels;
+  @Mixin RawRowsOptions raw;
 
   @Option(names = "--task", paramLabel = "TASK",
       description = "regression or classification (default: diamonds regression, fashion-mnist"
           + " classification, a PATH regression).")
   String task;
-
-  @Option(names = "--log-label",
-      description = "Regress ln(label) (labels must be > 0); diamonds always does.")
-  boolean logLabel;
 
   @Option(names = "--standardize", negatable = true, fallbackValue = "true",
       description = "Standardize inputs with the training statistics (default: on, except"
@@ -99,10 +75,7 @@ final class ExperimentCommand implements Callable<Integer> {
       description = "The m of the random-features methods, a comma list (default: the plan's).")
   List<Integer> features;
 
-  @Option(names = "--nystrom", split = ",", paramLabel = "M",
-      description = "Nyström's landmark counts, a comma list; empty (--nystrom '') for none"
-          + " (default: the plan's).")
-  List<String> nystrom;
+  @Mixin LandmarksOption nystrom;
 
   @Option(names = {"--bits", "-b"}, split = ",", paramLabel = "B",
       description = "LP-RFF's bits, a comma list of 1, 2, 4, 8, 16 (default: all five).")
@@ -142,12 +115,12 @@ final class ExperimentCommand implements Callable<Integer> {
     }
     PrintWriter err = command.commandLine().getErr();
     PrintWriter stdout = command.commandLine().getOut();
-    ExperimentData.Source source = new ExperimentData.Source(data, heldout, format, labelColumn,
-        idxLabels, heldoutIdxLabels, task, logLabel, standardize);
+    ExperimentData.Source source = new ExperimentData.Source(data, raw.heldout, raw.format,
+        raw.labelColumn, raw.idxLabels, raw.heldoutIdxLabels, task, raw.logLabel, standardize);
     Path folder = out != null ? out : Path.of("experiment-" + folderName(data)
         + (quick ? "-quick" : ""));
     ExperimentPlan plan = (quick ? ExperimentPlan.quick() : ExperimentPlan.full())
-        .with(features, landmarks(), bits, kernelRows);
+        .with(features, nystrom.counts(), bits, kernelRows);
     Experiment.Settings settings =
         new Experiment.Settings(source, plan, seeds, folder, resume, threads.count());
     Experiment.Outcome outcome = Experiment.run(settings, line -> {
@@ -163,24 +136,6 @@ final class ExperimentCommand implements Callable<Integer> {
             + folder));
     stdout.flush();
     return 0;
-  }
-
-  /** --nystrom's counts, none for an empty list, null if not given. */
-  private List<Integer> landmarks() {
-    if (nystrom == null) {
-      return null;
-    }
-    List<Integer> counts = new ArrayList<>();
-    for (String text : nystrom) {
-      if (!text.isBlank()) {
-        try {
-          counts.add(Integer.parseInt(text.strip()));
-        } catch (NumberFormatException e) {
-          throw new UsageException("--nystrom has '" + text + "', expected a landmark count");
-        }
-      }
-    }
-    return counts;
   }
 
   /** The data's part of the default folder: its name, or a file's name without extensions. */

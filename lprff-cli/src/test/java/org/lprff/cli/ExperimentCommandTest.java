@@ -179,8 +179,9 @@ class ExperimentCommandTest {
         assertTrue(run.heldoutMetric() >= 0 && run.heldoutMetric() <= 1, run.toString());
         best = Math.min(best, run.heldoutMetric());
       }
-      // Better than guessing among 3 (CSV, LIBSVM) or 10 (IDX) classes.
-      assertTrue(best < 0.5, data + ": best heldout error " + best);
+      // Far better than guessing among 3 (CSV, LIBSVM: 0.67) or 10 (IDX: 0.9) classes.
+      double bound = data == idx.images() ? 0.7 : 0.4;
+      assertTrue(best < bound, data + ": best heldout error " + best + ", expected < " + bound);
     }
   }
 

@@ -25,7 +25,7 @@ class SharedOptionsTest {
   /** Option names declared separately on purpose: the commands mean different things by them. */
   static final Set<String> DIFFERENT = Set.of(
       "--train", "--heldout", // train: feature files, both required; compare: raw rows
-      "--task", // train: required; compare: regression by default
+      "--task", // train: required; compare: regression by default; experiment: the data's
       "--l2", // train: a list chosen among; compare: one value > 0, also the kernel metrics' λ
       "--classes", // train: K >= 2 or from the labels; memory: the model's outputs, 1 by default
       "--features", "--bits", "--projection", // one value, a list (compare) or memory's size
@@ -34,8 +34,9 @@ class SharedOptionsTest {
       "--output", // featurize: a feature file; predict: a CSV
       "--model", // train: the file written (-o); evaluate and predict: the file read (-m)
       "--rows", // featurize: FROM:TO; compare: the kernel subsample's size
-      "--standardize", // featurize: off by default; compare: on, negatable
-      "--format", "--label-column", "--idx-labels", // compare's apply to two files
+      "--standardize", // featurize: off by default; compare: on; experiment: the data's
+      "--format", "--label-column", "--idx-labels", // compare's, experiment's: two files
+      "--data", // evaluate: a feature file; experiment: a data set's name or raw rows
       "--json", // demo prints an object per configuration
       "--seed"); // featurize: the map's seed (0, or the --like file's); else every draw (1)
 
@@ -65,6 +66,9 @@ class SharedOptionsTest {
       assertEquals(1, fields.size(), name + " " + fields);
       assertEquals(List.of("train", "demo", "compare"), fields.values().iterator().next(), name);
     }
+    // compare and experiment read raw rows alike.
+    assertEquals(List.of(List.of("compare", "experiment")),
+        List.copyOf(declarations.get("--heldout-idx-labels").values()));
     assertEquals(Set.of(List.of("train", "compare", "memory")),
         Set.copyOf(declarations.get("--batch").values()));
   }

@@ -18,6 +18,7 @@ import org.lprff.vector.featurize.FeaturizerSpec;
  * @param lowBits the bits of LP-RFF
  * @param quantizers the quantizers of LP-RFF
  * @param selectionFeatures the m of the full-precision circulant features that choose σ and λ
+ *     (at most the largest of {@code features})
  * @param sigmaFactors σ's candidates as multiples of the median distance between training rows
  * @param kernelRows the heldout subsample of the kernel metrics
  * @param maxTrainRows the training rows used at most (a seeded subset when there are more), 0 for
@@ -69,8 +70,9 @@ public record ExperimentPlan(
       throw new UsageException("--kernel-rows is " + k + ", expected 2 to "
           + MAX_KERNEL_ROWS + " (the subsample's n x n matrices)");
     }
-    return new ExperimentPlan(name, f, l, b, quantizers, selectionFeatures, sigmaFactors, k,
-        maxTrainRows);
+    // σ and λ are chosen at the plan's m, or at the largest m asked for if that is smaller.
+    return new ExperimentPlan(name, f, l, b, quantizers,
+        Math.min(selectionFeatures, f.getLast()), sigmaFactors, k, maxTrainRows);
   }
 
   /** Largest kernel subsample: n x n double matrices, several at once (4096: 128 MiB each). */
