@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
-import org.jfree.chart.annotations.XYTitleAnnotation;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
@@ -32,7 +31,6 @@ import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYErrorRenderer;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.title.TextTitle;
-import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.data.xy.YIntervalSeries;
@@ -248,15 +246,6 @@ public final class ExperimentPlots {
       x.setLabelFont(AXIS);
       ticks(x, used.stream().mapToDouble(a.x).toArray(), new Significant());
       XYPlot panel = plot(data, x, null, r);
-      // ρ once more inside the panel, where the eye lands; top left is where a positive
-      // correlation leaves room
-      TextTitle label = new TextTitle("Spearman ρ = " + rho3,
-          new Font(Font.SANS_SERIF, Font.BOLD, 14));
-      label.setBackgroundPaint(new Color(255, 255, 255, 220));
-      label.setPadding(2, 4, 2, 4);
-      XYTitleAnnotation corner = new XYTitleAnnotation(0.02, 0.98, label,
-          RectangleAnchor.TOP_LEFT);
-      panel.addAnnotation(corner);
       noData(panel, used.isEmpty());
       plot.add(panel, 1);
       if (first == null) {
