@@ -49,12 +49,17 @@ class ExperimentCommandTest {
     TrainCommandTest.writeCsv(classesCsv, 400, 3, true);
   }
 
-  static Cli.Result experiment(Path data, Path out, String... more) {
+  /** The command line of an experiment on {@code data} with the {@link #SMALL} plan. */
+  static String[] args(Path data, Path out, String... more) {
     List<String> args = new java.util.ArrayList<>(List.of("experiment", "--data",
         data.toString(), "--out", out.toString()));
     args.addAll(List.of(SMALL));
     args.addAll(List.of(more));
-    return Cli.run(args.toArray(String[]::new));
+    return args.toArray(String[]::new);
+  }
+
+  static Cli.Result experiment(Path data, Path out, String... more) {
+    return Cli.run(args(data, out, more));
   }
 
   static void requireOk(Cli.Result r) {

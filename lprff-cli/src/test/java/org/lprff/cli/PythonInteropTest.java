@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.cli.experiment.SyntheticExperiment;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -199,5 +200,37 @@ class PythonInteropTest {
     String output = new String(process.getInputStream().readAllBytes());
     assertEquals(0, process.waitFor(), output);
     assertTrue(output.contains(" passed") && !output.contains("skipped"), output);
+  }
+
+  /**
+   * An experiment's summary.md follows from its runs.csv by an independent reading: {@code
+   * scripts/experiment_check.py} (csv and numpy) recomputes every Spearman ρ of the Figure 5 table
+   * and Table 2's choices and ratios, and fails on the first that differs: on a real (small)
+   * experiment, and on synthetic runs where LP-RFF and full precision reach the tolerance (Nyström
+   * does not), so that ratios and a family without one are printed and checked.
+   */
+  @Test
+  void experimentSummaryFollowsFromRunsCsv() throws Exception {
+    Path csv = dir.resolve("experiment.csv");
+    TrainCommandTest.writeCsv(csv, 500, 4, false);
+    Path out = dir.resolve("experiment");
+    Cli.ok(ExperimentCommandTest.args(csv, out, "--seeds", "2"));
+    String checked = checkExperiment(out);
+    assertTrue(checked.contains("Spearman max(1/(1-Δ1), Δ2)"), checked);
+
+    Path synthetic = dir.resolve("synthetic-experiment");
+    SyntheticExperiment.write(synthetic);
+    String ratios = checkExperiment(synthetic);
+    for (String family : List.of("LP-RFF nearest", "FP RFF")) {
+      assertTrue(ratios.contains(family + " / LP-RFF = "), ratios);
+    }
+  }
+
+  private static String checkExperiment(Path folder) throws Exception {
+    String checked = InteropTest.run(List.of(PYTHON.toString(),
+        PACKAGE.resolveSibling("scripts").resolve("experiment_check.py").toString(),
+        folder.toString()), Path.of("."), PYTHON_TIMEOUT);
+    assertTrue(checked.contains("OK: summary.md follows from runs.csv"), checked);
+    return checked;
   }
 }
