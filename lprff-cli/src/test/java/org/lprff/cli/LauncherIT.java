@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -59,6 +61,11 @@ class LauncherIT {
 
   private Run run(boolean startupCache, Path launcher, String... args)
       throws IOException, InterruptedException {
+    return run(startupCache, 2, launcher, args);
+  }
+
+  private Run run(boolean startupCache, int minutes, Path launcher, String... args)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(launcher.toString()));
     command.addAll(List.of(args));
     Path out = dir.resolve("launcher.out");
@@ -70,7 +77,7 @@ class LauncherIT {
         .redirectOutput(out.toFile())
         .redirectError(err.toFile())
         .start();
-    if (!process.waitFor(2, TimeUnit.MINUTES)) {
+    if (!process.waitFor(minutes, TimeUnit.MINUTES)) {
       process.destroyForcibly();
       throw new AssertionError(command + " timed out");
     }
@@ -134,6 +141,27 @@ class LauncherIT {
       }
       assertArrayEquals(files[0], files[1], "b = " + bits);
     }
+  }
+
+  /**
+   * The README's experiment on a folder with nothing in it (diamonds ships inside lprff), one seed
+   * of the quick plan: every run lands in runs.csv, the three figures decode as images, and the
+   * summary has Table 2. (`--quick` with its 3 seeds is this three times over.)
+   */
+  @Test
+  void theQuickExperimentNeedsNoOtherFile() throws Exception {
+    Run run = run(true, 8, LAUNCHER, "experiment", "--quick", "--seeds", "1");
+    assertEquals(0, run.exitCode(), run.err());
+    Path out = dir.resolve("experiment-diamonds-quick");
+    assertTrue(run.out().startsWith("experiment: 39 runs in "), run.out());
+    assertTrue(run.err().contains("[39/39] Nystrom m = 1,024 seed 1: mse "), run.err());
+    assertEquals(1 + 39, Files.readAllLines(out.resolve("runs.csv")).size());
+    for (String plot : List.of("fig3-delta-vs-m.png", "fig4-metric-vs-memory.png",
+        "fig5-metric-vs-approximation.png")) {
+      BufferedImage image = ImageIO.read(out.resolve(plot).toFile());
+      assertTrue(image != null && image.getWidth() >= 1000, plot);
+    }
+    assertTrue(Files.readString(out.resolve("summary.md")).contains("## Table 2"));
   }
 
   @Test
