@@ -392,7 +392,7 @@ public final class ExperimentPlots {
   }
 
   /** Axis ticks to 3 significant digits, plain between 1e-4 and 1e6: 0.125, 2, 4096, 1e-05. */
-  static final class Significant extends NumberFormat {
+  static final class Significant extends TickFormat {
     @Override
     public StringBuffer format(double v, StringBuffer to, FieldPosition pos) {
       if (v == 0 || !Double.isFinite(v)) {
@@ -405,20 +405,10 @@ public final class ExperimentPlots {
       return to.append(new java.math.BigDecimal(v).round(new java.math.MathContext(3))
           .stripTrailingZeros().toPlainString());
     }
-
-    @Override
-    public StringBuffer format(long v, StringBuffer to, FieldPosition pos) {
-      return format((double) v, to, pos);
-    }
-
-    @Override
-    public Number parse(String source, ParsePosition pos) {
-      throw new UnsupportedOperationException();
-    }
   }
 
   /** Axis ticks in SI bits: 500 kbit, 2 Mbit, 1.5 Gbit. */
-  static final class SiBits extends NumberFormat {
+  static final class SiBits extends TickFormat {
     @Override
     public StringBuffer format(double v, StringBuffer to, FieldPosition pos) {
       String[] units = {"bit", "kbit", "Mbit", "Gbit", "Tbit"};
@@ -429,7 +419,10 @@ public final class ExperimentPlots {
       }
       return to.append(new DecimalFormat("0.##").format(v)).append(' ').append(units[u]);
     }
+  }
 
+  /** A tick label format of doubles only: JFreeChart formats, never parses. */
+  abstract static class TickFormat extends NumberFormat {
     @Override
     public StringBuffer format(long v, StringBuffer to, FieldPosition pos) {
       return format((double) v, to, pos);
