@@ -10,9 +10,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -30,6 +32,7 @@ import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.random.CounterRng;
+import org.lprff.vector.simd.VectorizationProvider;
 import org.lprff.vector.stream.RowSplit;
 import org.lprff.vector.train.Solver;
 import org.lprff.vector.train.Task;
@@ -160,7 +163,7 @@ public final class Experiment {
           data.classes(), pool, progress);
       int total = plan.size();
       int index = 0;
-      long loopStart = System.nanoTime();
+      RemainingTime remaining = new RemainingTime();
       for (Planned p : plan) {
         index++;
         if (finished.contains(p.key())) {
@@ -171,18 +174,20 @@ public final class Experiment {
         MethodRuns.Protocol protocol = new MethodRuns.Protocol(
             solver(data.task(), method.m()), selection.l2(), TrainingRequest.DEFAULT_EPOCHS,
             null, BATCH_ROWS, p.seed());
+        long t0 = System.nanoTime();
         Result result = runs.run(method, protocol);
         RunRecord record = record(p, result, data.task(), selection);
         RunsCsv.append(runsFile, record);
+        remaining.finished(method, (System.nanoTime() - t0) / 1e9);
         ran++;
-        double perRun = (System.nanoTime() - loopStart) / 1e9 / ran;
         progress.accept(String.format(Locale.ROOT, "[%d/%d] %s m = %s seed %d: %s %s, delta1"
             + " %.4g, delta2 %.4g, %s bits (%s; about %s left)", index, total, record.series(),
             Human.count(method.m()), p.seed(), record.metricName(),
             Double.isNaN(record.heldoutMetric()) ? "diverged"
                 : String.format(Locale.ROOT, "%.5g", record.heldoutMetric()),
             record.delta1(), record.delta2(), Human.count(record.memoryBits()),
-            Human.seconds(record.seconds()), Human.seconds(perRun * (total - index))));
+            Human.seconds(record.seconds()),
+            Human.seconds(remaining.of(plan.subList(index, total), finished))));
       }
     }
     if (skipped > 0) {
@@ -194,8 +199,38 @@ public final class Experiment {
     Path summary = out.resolve(SUMMARY);
     double seconds = (System.nanoTime() - started) / 1e9;
     writeAtomically(summary, ExperimentSummary.markdown(all, data.name(),
-        preamble(data, planned, settings.seeds(), selection, seconds)));
+        preamble(data, planned, settings.seeds(), selection, all, seconds)));
     return new Outcome(runsFile, summary, plots, ran, skipped, plan.size(), seconds);
+  }
+
+  /**
+   * The time left, for progress: each method's last duration (the same method at the next seed
+   * costs about as much), else the mean of the runs so far scaled by m (featurizing and the
+   * products grow with m; Nyström's landmarks faster, so this is a floor for it).
+   */
+  private static final class RemainingTime {
+    private final Map<Method, Double> last = new HashMap<>();
+    private double secondsPerFeature;
+    private long features;
+    private double seconds;
+
+    void finished(Method method, double runSeconds) {
+      last.put(method, runSeconds);
+      seconds += runSeconds;
+      features += method.m();
+      secondsPerFeature = seconds / features;
+    }
+
+    double of(List<Planned> left, Set<RunRecord.Key> done) {
+      double sum = 0;
+      for (Planned p : left) {
+        if (!done.contains(p.key())) {
+          Double known = last.get(p.method());
+          sum += known != null ? known : secondsPerFeature * p.method().m();
+        }
+      }
+      return sum;
+    }
   }
 
   /**
@@ -411,7 +446,7 @@ public final class Experiment {
   // ---- summary.md
 
   private static String preamble(ExperimentData data, ExperimentPlan plan, int seeds,
-      Selection s, double seconds) {
+      Selection s, List<RunRecord> runs, double seconds) {
     StringBuilder b = new StringBuilder();
     b.append("# lprff experiment: ").append(data.name()).append("\n\n");
     b.append("- Data: ").append(data.description()).append(".\n");
@@ -430,6 +465,10 @@ public final class Experiment {
         data.task() == Task.REGRESSION
             ? "ridge in closed form up to m = 2048, conjugate gradients above"
             : "least-squares classification (ridge on one-hot targets) in closed form"));
+    b.append(String.format(Locale.ROOT, "- Machine: %d cores (%s), JDK %s; %s. Seconds in runs.csv"
+        + " are wall time on it.%n", Runtime.getRuntime().availableProcessors(),
+        System.getProperty("os.arch"), Runtime.version(),
+        VectorizationProvider.get().describe()));
     b.append(String.format(Locale.ROOT, "- Kernel metrics on a seeded subsample of %s heldout"
         + " rows, lambda = n x l2.%n%n", Human.count(Math.min(plan.kernelRows(),
             data.heldout().n()))));
@@ -459,7 +498,10 @@ public final class Experiment {
           + " end of the path: the features' own regularization (their number m, and the"
           + " rounding noise of low precision) is what limits the fit there.\n");
     }
-    b.append(String.format(Locale.ROOT, "%nThis run: %s.%n%n", Human.seconds(seconds)));
+    double runSeconds = runs.stream().mapToDouble(RunRecord::seconds).sum();
+    b.append(String.format(Locale.ROOT, "%n%d runs in runs.csv, %s of featurizing, kernel"
+        + " metrics and training in all; the last invocation took %s.%n%n", runs.size(),
+        Human.seconds(runSeconds), Human.seconds(seconds)));
     return b.toString();
   }
 
