@@ -227,12 +227,23 @@ class ExperimentCommandTest {
   }
 
   @Test
-  void badOptionsAreRefusedByName() {
+  void badOptionsAreRefusedByName() throws IOException {
     Cli.Result none = Cli.run("experiment", "--data", dir.resolve("nosuch.csv").toString(),
         "--out", dir.resolve("x").toString());
     assertEquals(2, none.exitCode(), none.toString());
     assertTrue(none.err().contains("--data is '" + dir.resolve("nosuch.csv")
         + "': no such file"), none.err());
+    Cli.Result folder = Cli.run("experiment", "--data", dir.toString(), "--out",
+        dir.resolve("x").toString());
+    assertEquals(2, folder.exitCode(), folder.toString());
+    assertTrue(folder.err().contains("--data is '" + dir + "': a folder"), folder.err());
+    Path unknown = dir.resolve("rows.bin");
+    Files.write(unknown, new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16});
+    Cli.Result binary = Cli.run("experiment", "--data", unknown.toString(), "--out",
+        dir.resolve("x").toString());
+    assertEquals(1, binary.exitCode(), binary.toString());
+    assertTrue(binary.err().contains("cannot tell the format of " + unknown), binary.err());
+    assertTrue(binary.err().contains("give --format csv, libsvm, idx or arrow"), binary.err());
     String[][] cases = {
       {"--bits", "32"}, {"--bits", "3"}, {"--seeds", "0"}, {"--features", "0"},
       {"--kernel-rows", "1"}, {"--task", "ranking"}, {"--nystrom", "x"}};

@@ -126,8 +126,9 @@ public record ExperimentData(
   private static ExperimentData file(Source source, int maxTrainRows) throws IOException {
     Path path = Path.of(source.data());
     if (!Files.isRegularFile(path)) {
-      throw new UsageException("--data is '" + source.data() + "': no such file (expected "
-          + DIAMONDS + ", " + FASHION_MNIST + " or a path to a CSV, LIBSVM, IDX or Arrow file)");
+      throw new UsageException("--data is '" + source.data() + "': "
+          + (Files.isDirectory(path) ? "a folder" : "no such file") + " (expected " + DIAMONDS
+          + ", " + FASHION_MNIST + " or a path to a CSV, LIBSVM, IDX or Arrow file)");
     }
     Rows train;
     Rows heldout;

@@ -73,7 +73,18 @@ public final class InputOptions {
       default -> throw new UsageException(
           "--format is '" + format + "', expected auto, csv, libsvm, idx or arrow");
     };
-    Format resolved = chosen == Format.AUTO ? RowSources.detect(input) : chosen;
+    Format resolved = chosen;
+    if (chosen == Format.AUTO) {
+      try {
+        resolved = RowSources.detect(input);
+      } catch (IllegalArgumentException e) {
+        // The library's advice names its API; on the command line it is an option.
+        throw new IllegalArgumentException("cannot tell the format of " + input + ": its content"
+            + " is not Arrow or IDX and its name has no known extension (.csv, .libsvm, .svm,"
+            + " .txt, .idx, -ubyte, .arrow, .arrows, .feather, optionally .gz); give --format"
+            + " csv, libsvm, idx or arrow", e);
+      }
+    }
     if (idxLabels != null && resolved != Format.IDX) {
       throw new UsageException(
           "--idx-labels applies to IDX input, but " + input + " is " + name(resolved));
