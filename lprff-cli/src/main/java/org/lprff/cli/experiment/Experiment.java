@@ -234,13 +234,22 @@ public final class Experiment {
   }
 
   /**
-   * The solver of every run: for regression the library's default (the closed form up to m = 2048,
-   * conjugate gradients above: both reach ridge's optimum); for classification ridge in closed
-   * form on one-hot targets (least-squares classification: exact, and far faster than L-BFGS over
-   * 10 classes at this many m, b and seeds).
+   * The largest m trained in closed form. Its cost, n m^2 / 2 multiply-adds and an m x m double
+   * matrix (8192: 512 MiB), does not depend on the features; conjugate gradients' does: on
+   * diamonds at m = 4096 and l2 = 1e-7 they took 12-20 s at 1-4 bits and 100-120 s at 8 and 16
+   * bits (nearly exact features, badly conditioned), the closed form about 15 s for all.
+   */
+  static final int CLOSED_FORM_MAX_FEATURES = 8192;
+
+  /**
+   * The solver of every run, all to the optimum of the l2-penalized loss: ridge in closed form up
+   * to {@value #CLOSED_FORM_MAX_FEATURES} features (least squares on one-hot targets for
+   * classification: exact, and far faster than L-BFGS over 10 classes at this many m, b and
+   * seeds); above, conjugate gradients for regression and L-BFGS for classification.
    */
   static Solver solver(Task task, int m) {
-    return task == Task.REGRESSION ? Solver.AUTO.resolve(false, m) : Solver.CLOSED_FORM;
+    return m <= CLOSED_FORM_MAX_FEATURES ? Solver.CLOSED_FORM
+        : task == Task.REGRESSION ? Solver.CG : Solver.LBFGS;
   }
 
   private static RunRecord record(Planned p, Result r, Task task, Selection s) {
@@ -463,8 +472,10 @@ public final class Experiment {
         + " with the chosen l2 and is scored on every heldout row featurized at full precision"
         + " with its map (as `lprff predict` does by default).%n",
         data.task() == Task.REGRESSION
-            ? "ridge in closed form up to m = 2048, conjugate gradients above"
-            : "least-squares classification (ridge on one-hot targets) in closed form"));
+            ? "ridge in closed form (conjugate gradients above m = " + CLOSED_FORM_MAX_FEATURES
+                + ")"
+            : "least-squares classification (ridge on one-hot targets) in closed form (L-BFGS"
+                + " above m = " + CLOSED_FORM_MAX_FEATURES + ")"));
     b.append(String.format(Locale.ROOT, "- Machine: %d cores (%s), JDK %s; %s. Seconds in runs.csv"
         + " are wall time on it.%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("os.arch"), Runtime.version(),
