@@ -12,7 +12,7 @@ public final class RawRowsOptions {
 
   @Option(names = "--heldout", paramLabel = "FILE",
       description = "Heldout rows; without it the training rows are split 80/20 (data row i is"
-          + " heldout iff mix64(seed + i) mod 5 == 0).")
+          + " heldout iff mix64(seed + i) mod 5 == 0: compare's --seed, experiment's 1).")
   public Path heldout;
 
   @Option(names = "--format", defaultValue = "auto", paramLabel = "NAME",
