@@ -1,6 +1,7 @@
 package org.lprff.arrow;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -62,6 +63,27 @@ public final class AtomicWrite {
         if (attempt >= 8) {
           throw e;
         }
+      }
+    }
+  }
+
+  /**
+   * Writes {@code bytes} as the whole of {@code target}: through a temporary sibling, committed
+   * when every byte is written, aborted (deleted) on any failure.
+   */
+  public static void write(Path target, byte[] bytes) throws IOException {
+    Temp temp = open(target);
+    boolean committed = false;
+    try {
+      ByteBuffer buffer = ByteBuffer.wrap(bytes);
+      while (buffer.hasRemaining()) {
+        temp.channel().write(buffer);
+      }
+      temp.commit();
+      committed = true;
+    } finally {
+      if (!committed) {
+        temp.abort();
       }
     }
   }

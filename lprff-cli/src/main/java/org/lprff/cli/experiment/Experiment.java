@@ -2,12 +2,11 @@ package org.lprff.cli.experiment;
 
 import java.io.IOException;
 import java.io.Reader;
-import java.io.Writer;
+import java.io.StringWriter;
 import java.lang.foreign.Arena;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -20,8 +19,10 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.Consumer;
+import org.lprff.arrow.AtomicWrite;
 import org.lprff.cli.experiment.ExperimentPlan.Planned;
 import org.lprff.cli.output.Human;
+import org.lprff.cli.workflow.CompareData;
 import org.lprff.cli.workflow.CompareData.Rows;
 import org.lprff.cli.workflow.HelperPool;
 import org.lprff.cli.workflow.MethodRuns;
@@ -198,8 +199,9 @@ public final class Experiment {
     List<Path> plots = ExperimentPlots.write(all, data.name(), out);
     Path summary = out.resolve(SUMMARY);
     double seconds = (System.nanoTime() - started) / 1e9;
-    writeAtomically(summary, ExperimentSummary.markdown(all, data.name(),
-        preamble(data, planned, settings.seeds(), selection, all, seconds)));
+    AtomicWrite.write(summary, ExperimentSummary.markdown(all, data.name(),
+        preamble(data, planned, settings.seeds(), selection, all, seconds))
+        .getBytes(StandardCharsets.UTF_8));
     return new Outcome(runsFile, summary, plots, ran, skipped, plan.size(), seconds);
   }
 
@@ -210,7 +212,6 @@ public final class Experiment {
    */
   private static final class RemainingTime {
     private final Map<Method, Double> last = new HashMap<>();
-    private double secondsPerFeature;
     private long features;
     private double seconds;
 
@@ -218,10 +219,10 @@ public final class Experiment {
       last.put(method, runSeconds);
       seconds += runSeconds;
       features += method.m();
-      secondsPerFeature = seconds / features;
     }
 
     double of(List<Planned> left, Set<RunRecord.Key> done) {
+      double secondsPerFeature = seconds / features;
       double sum = 0;
       for (Planned p : left) {
         if (!done.contains(p.key())) {
@@ -274,7 +275,9 @@ public final class Experiment {
   static Selection select(ExperimentData data, ExperimentPlan plan, ExecutorService pool,
       Consumer<String> progress) {
     Rows train = data.train();
-    int[][] parts = validationSplit(train.n());
+    // Row i of the training rows is validation iff mix64(seed + i) mod 10 == 1.
+    int[][] parts = CompareData.partition(train.n(),
+        i -> RowSplit.validation(ExperimentData.SPLIT_SEED, i));
     Rows fit = train.select(parts[0]);
     Rows validation = train.select(parts[1]);
     if (fit.n() == 0 || validation.n() == 0) {
@@ -332,26 +335,6 @@ public final class Experiment {
     }
     progress.accept("chosen: sigma " + number(best.sigma()) + ", l2 " + number(best.l2()));
     return new Selection(median, best.sigma(), best.l2(), candidates, fit.n(), validation.n());
-  }
-
-  /** {fit, validation} indices of n training rows: validation iff mix64(seed + i) mod 10 == 1. */
-  static int[][] validationSplit(int n) {
-    int count = 0;
-    for (int i = 0; i < n; i++) {
-      if (RowSplit.validation(ExperimentData.SPLIT_SEED, i)) {
-        count++;
-      }
-    }
-    int[] validation = new int[count];
-    int[] fit = new int[n - count];
-    for (int i = 0, v = 0, f = 0; i < n; i++) {
-      if (RowSplit.validation(ExperimentData.SPLIT_SEED, i)) {
-        validation[v++] = i;
-      } else {
-        fit[f++] = i;
-      }
-    }
-    return new int[][] {fit, validation};
   }
 
   /** The median Euclidean distance over {@value #MEDIAN_PAIRS} seeded pairs of distinct rows. */
@@ -415,11 +398,9 @@ public final class Experiment {
       Selection.Candidate c = s.candidates().get(i);
       p.setProperty("candidate." + i, c.sigma() + "," + c.l2() + "," + c.validationMetric());
     }
-    Path temp = file.resolveSibling(file.getFileName() + ".tmp");
-    try (Writer w = Files.newBufferedWriter(temp, StandardCharsets.UTF_8)) {
-      p.store(w, "lprff experiment: the data's shape, the plan and the sigma and l2 chosen");
-    }
-    Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    StringWriter text = new StringWriter();
+    p.store(text, "lprff experiment: the data's shape, the plan and the sigma and l2 chosen");
+    AtomicWrite.write(file, text.toString().getBytes(StandardCharsets.UTF_8));
   }
 
   private static Selection resumeSelection(Path file, Properties fingerprint) throws IOException {
@@ -527,9 +508,4 @@ public final class Experiment {
         .replace(".e", "e").replaceAll("\\.$", "");
   }
 
-  private static void writeAtomically(Path file, String text) throws IOException {
-    Path temp = file.resolveSibling(file.getFileName() + ".tmp");
-    Files.writeString(temp, text, StandardCharsets.UTF_8);
-    Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-  }
 }

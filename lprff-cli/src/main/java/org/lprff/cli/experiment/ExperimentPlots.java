@@ -8,6 +8,7 @@ import java.awt.Stroke;
 import java.awt.geom.Ellipse2D;
 import java.awt.geom.Path2D;
 import java.awt.geom.Rectangle2D;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.text.DecimalFormat;
@@ -20,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jfree.chart.ChartUtils;
+import org.lprff.arrow.AtomicWrite;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
@@ -100,7 +102,10 @@ public final class ExperimentPlots {
       chart.addSubtitle(new TextTitle(subtitle, SUBTITLE));
     }
     chart.setBackgroundPaint(Color.WHITE);
-    ChartUtils.saveChartAsPNG(file.toFile(), chart, width, height);
+    // Whole or not at all, like every output of lprff: a resumed experiment redraws them.
+    ByteArrayOutputStream png = new ByteArrayOutputStream();
+    ChartUtils.writeChartAsPNG(png, chart, width, height);
+    AtomicWrite.write(file, png.toByteArray());
     return file;
   }
 

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import org.lprff.arrow.AtomicWrite;
 
 /**
  * {@code runs.csv}: a header, then one {@link RunRecord} a line, appended as each run finishes so
@@ -65,14 +66,11 @@ public final class RunsCsv {
 
   /** Rewrites {@code file} with {@code records} only (dropping a cut-short last line). */
   public static void rewrite(Path file, List<RunRecord> records) throws IOException {
-    Path temp = file.resolveSibling(file.getFileName() + ".tmp");
     StringBuilder s = new StringBuilder(HEADER).append('\n');
     for (RunRecord r : records) {
       s.append(format(r)).append('\n');
     }
-    Files.writeString(temp, s, StandardCharsets.UTF_8);
-    Files.move(temp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    AtomicWrite.write(file, s.toString().getBytes(StandardCharsets.UTF_8));
   }
 
   /** Appends one record as one line, written in one call. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntPredicate;
 import org.apache.arrow.memory.BufferAllocator;
 import org.lprff.arrow.input.LabelColumn;
 import org.lprff.arrow.input.LabelKind;
@@ -123,27 +124,33 @@ public final class CompareData {
 
   /** {train, heldout}: data row i is heldout iff mix64(seed + i) mod 5 == 0 (the demo's split). */
   public static Rows[] split(Rows all, long seed) {
-    int held = 0;
-    for (int i = 0; i < all.n(); i++) {
-      if (RowSplit.heldout(seed, i)) {
-        held++;
-      }
-    }
-    int[] heldIndices = new int[held];
-    int[] trainIndices = new int[all.n() - held];
-    for (int i = 0, h = 0, t = 0; i < all.n(); i++) {
-      if (RowSplit.heldout(seed, i)) {
-        heldIndices[h++] = i;
-      } else {
-        trainIndices[t++] = i;
-      }
-    }
-    if (held == 0 || held == all.n()) {
+    int[][] parts = partition(all.n(), i -> RowSplit.heldout(seed, i));
+    if (parts[1].length == 0 || parts[0].length == 0) {
       throw new IllegalArgumentException("the seeded 80/20 split of " + all.n()
-          + " rows left " + (held == 0 ? "no heldout" : "no training") + " rows; give more rows"
-          + " or a separate --heldout file");
+          + " rows left " + (parts[1].length == 0 ? "no heldout" : "no training") + " rows; give"
+          + " more rows or a separate --heldout file");
     }
-    return new Rows[] {all.select(trainIndices), all.select(heldIndices)};
+    return new Rows[] {all.select(parts[0]), all.select(parts[1])};
+  }
+
+  /** {indices i in [0, n) where {@code second} is false, those where it is true}, ascending. */
+  public static int[][] partition(int n, IntPredicate second) {
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      if (second.test(i)) {
+        count++;
+      }
+    }
+    int[] no = new int[n - count];
+    int[] yes = new int[count];
+    for (int i = 0, a = 0, b = 0; i < n; i++) {
+      if (second.test(i)) {
+        yes[b++] = i;
+      } else {
+        no[a++] = i;
+      }
+    }
+    return new int[][] {no, yes};
   }
 
   /** y := ln(y) in place; every label must be > 0 (the message names set, row and value). */
