@@ -6,10 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
-import java.util.Locale;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.lprff.cli.workflow.ShippedData;
+import org.lprff.cli.options.TrainingOptions;
 import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.workflow.CompareData;
@@ -184,12 +184,7 @@ public record ExperimentData(
 
   private static ExperimentData prepare(String name, String description, Rows train,
       Rows heldout, String taskName, boolean logLabel, boolean standardize, int maxTrainRows) {
-    boolean classification = switch (taskName.toLowerCase(Locale.ROOT)) {
-      case "regression" -> false;
-      case "classification" -> true;
-      default -> throw new UsageException("--task is '" + taskName
-          + "', expected regression or classification");
-    };
+    boolean classification = TrainingOptions.classification(taskName);
     if (classification && logLabel) {
       throw new UsageException("--log-label applies to regression, not --task classification");
     }
