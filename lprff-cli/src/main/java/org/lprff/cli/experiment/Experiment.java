@@ -507,5 +507,4 @@ public final class Experiment {
     return String.format(Locale.ROOT, "%.4g", x).replaceAll("(\\.\\d*?)0+(e|$)", "$1$2")
         .replace(".e", "e").replaceAll("\\.$", "");
   }
-
 }
