@@ -157,7 +157,7 @@ public final class LpRffTransformer extends Transformer implements DefaultParams
       KernelFunction kf = KernelFunction.fromMap(k);
       return new FeaturizerSpec(kf, d, (Integer) getOrDefault(numFeatures),
           (Integer) getOrDefault(bits), getOrDefault(projection), (Long) getOrDefault(seed),
-          Quantizer.fromKey(getOrDefault(quantizer)));
+          Quantizer.parse(getOrDefault(quantizer)));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("LpRffTransformer params: " + e.getMessage(), e);
     }

@@ -1,33 +1,417 @@
 package org.lprff.vector.codec;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
- * How a featurizer rounds features to b bits (DESIGN.md section 1): {@link #STOCHASTIC} is
- * unbiased (E[Q(z)] = z) and is what LP-RFFs use; {@link #NEAREST} is deterministic and biased,
- * kept as a baseline. The {@link #key()} is the value stored under {@code lprff.quantizer}.
+ * How a featurizer turns a feature s cos(w.x + a), s = sqrt(2/m), into a b-bit code, and how a
+ * reader turns the code back into a value (DESIGN.md sections 1 and 3). A value of the spec:
+ * {@link #key()} is stored under {@code lprff.quantizer}, its parameters and decoding under the
+ * keys of {@link #metadata}.
+ *
+ * <ul>
+ *   <li>{@link #STOCHASTIC}: unbiased rounding onto the uniform grid of {@link
+ *       QuantizationScale#forFeatures}, a fresh draw per entry (LP-RFF);
+ *   <li>{@link #NEAREST}: deterministic rounding to the nearest level, biased (a baseline);
+ *   <li>{@link #SHARED_THRESHOLD}: stochastic rounding's rule with one draw per feature and grid
+ *       interval, shared by every row: deterministic in x, unbiased over the seed;
+ *   <li>{@link #LLOYD_MAX}: the nearest of the 2^b Lloyd-Max levels of the cosine's arcsine law
+ *       ({@link LloydMaxCodebook}; Li and Li 2021), decoded through a codebook, not a grid:
+ *       deterministic, the smallest mean squared error, biased;
+ *   <li>{@link SigmaDelta}: r-th order Sigma-Delta error feedback along blocks of features,
+ *       decoded by a condensation of each block into one feature (Zhang, Kannan, Cloninger and
+ *       Saab 2024): a model reads m / block condensed features.
+ * </ul>
+ *
+ * Every quantizer but the first two needs b in {1, 2, 4, 8}; all of them accept b = 32, where a
+ * spec records the quantizer but its float features are not quantized.
  */
-public enum Quantizer {
-  STOCHASTIC("stochastic"),
-  NEAREST("nearest");
+public sealed interface Quantizer
+    permits Quantizer.Stochastic, Quantizer.Nearest, Quantizer.SharedThreshold,
+        Quantizer.LloydMax, Quantizer.SigmaDelta {
 
-  private final String key;
+  Quantizer STOCHASTIC = new Stochastic();
+  Quantizer NEAREST = new Nearest();
+  Quantizer SHARED_THRESHOLD = new SharedThreshold();
+  Quantizer LLOYD_MAX = new LloydMax();
 
-  Quantizer(String key) {
-    this.key = key;
+  /** Sigma-Delta's order and block when the spelling gives none. */
+  int DEFAULT_ORDER = 1;
+
+  int DEFAULT_BLOCK = 8;
+
+  /** Largest Sigma-Delta block. */
+  int MAX_BLOCK = 256;
+
+  String KEY = "lprff.quantizer";
+  String KEY_ORDER = "lprff.quantizer.order";
+  String KEY_BLOCK = "lprff.quantizer.block";
+  /** Lloyd-Max: the 2^b values of the codes, in feature units, comma-separated floats. */
+  String KEY_CODEBOOK = "lprff.codebook";
+  /** Sigma-Delta: the block's condensation weights, comma-separated floats. */
+  String KEY_CONDENSATION = "lprff.condensation";
+
+  /** The families, as {@code lprff.quantizer} spells them. */
+  String FAMILIES = "stochastic, nearest, shared-threshold, lloyd-max, sigma-delta[:ORDER[:BLOCK]]";
+
+  /** The family's metadata spelling, e.g. {@code sigma-delta}. */
+  String key();
+
+  /** The text {@link #parse} reads back, e.g. {@code sigma-delta:2:8}; the key for the others. */
+  default String spelling() {
+    return key();
   }
 
-  /** The metadata spelling: {@code stochastic} or {@code nearest}. */
-  public String key() {
-    return key;
+  /** True if each entry takes a fresh draw (the featurizer's {@code draw} matters). */
+  default boolean randomized() {
+    return false;
   }
 
-  /** The quantizer spelled {@code key}; rejects anything else naming the value. */
-  public static Quantizer fromKey(String key) {
-    for (Quantizer q : values()) {
-      if (q.key.equals(key)) {
-        return q;
+  /** True if codes decode on a uniform grid lo + code step ({@link #scale}); false: a codebook. */
+  default boolean affine() {
+    return true;
+  }
+
+  /**
+   * The grid of the codes for m features at b bits.
+   *
+   * @throws IllegalStateException for a codebook quantizer
+   */
+  default QuantizationScale scale(int features, int bits) {
+    return QuantizationScale.forFeatures(features, bits);
+  }
+
+  /** The values of the 2^b codes in feature units (a copy): the grid's levels or the codebook. */
+  default float[] levels(int features, int bits) {
+    QuantizationScale scale = scale(features, bits);
+    float[] levels = new float[scale.levels()];
+    for (int k = 0; k < levels.length; k++) {
+      levels[k] = scale.value(k);
+    }
+    return levels;
+  }
+
+  /**
+   * The features a model reads for m features at b bits: m, or m / block for Sigma-Delta below 32
+   * bits.
+   */
+  default int modelFeatures(int features, int bits) {
+    return features;
+  }
+
+  /**
+   * Checks that this quantizer can code m features at b bits (b already one of the spec's).
+   *
+   * @throws IllegalArgumentException naming the value and the fix
+   */
+  default void check(int features, int bits) {
+    if (bits != 32 && bits > LloydMaxCodebook.MAX_BITS && !(this instanceof Stochastic)
+        && !(this instanceof Nearest)) {
+      throw new IllegalArgumentException("quantizer " + spelling() + " codes 1, 2, 4 or 8 bits,"
+          + " bits is " + bits + " (16 bits: use stochastic or nearest)");
+    }
+  }
+
+  /**
+   * The keys beside {@code lprff.quantizer}: the parameters (Sigma-Delta's order and block) and,
+   * below 32 bits, what a reader needs to decode (Lloyd-Max's codebook, Sigma-Delta's
+   * condensation).
+   */
+  default Map<String, String> metadata(int features, int bits) {
+    return Map.of();
+  }
+
+  /**
+   * The quantizer spelled {@code text}: a family of {@link #FAMILIES}, Sigma-Delta optionally with
+   * its order and block ({@code sigma-delta:2:8}).
+   *
+   * @throws IllegalArgumentException naming the text and the accepted spellings
+   */
+  static Quantizer parse(String text) {
+    if (text == null) {
+      throw new IllegalArgumentException("quantizer is null; expected one of " + FAMILIES);
+    }
+    String[] parts = text.trim().split(":", -1);
+    Quantizer family = switch (parts[0]) {
+      case "stochastic" -> STOCHASTIC;
+      case "nearest" -> NEAREST;
+      case "shared-threshold" -> SHARED_THRESHOLD;
+      case "lloyd-max" -> LLOYD_MAX;
+      case "sigma-delta" -> null;
+      default -> throw new IllegalArgumentException(
+          "quantizer is '" + text + "', expected one of " + FAMILIES);
+    };
+    if (family != null) {
+      if (parts.length > 1) {
+        throw new IllegalArgumentException("quantizer is '" + text + "': " + parts[0]
+            + " takes no parameters (only sigma-delta[:ORDER[:BLOCK]] does)");
+      }
+      return family;
+    }
+    if (parts.length > 3) {
+      throw new IllegalArgumentException(
+          "quantizer is '" + text + "', expected sigma-delta[:ORDER[:BLOCK]], e.g. sigma-delta:2:8");
+    }
+    int order = parts.length > 1 ? parameter(text, "ORDER", parts[1]) : DEFAULT_ORDER;
+    int block = parts.length > 2 ? parameter(text, "BLOCK", parts[2]) : DEFAULT_BLOCK;
+    return sigmaDelta(order, block);
+  }
+
+  private static int parameter(String text, String name, String value) {
+    try {
+      return Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("quantizer is '" + text + "': " + name + " is '" + value
+          + "', not an integer (sigma-delta[:ORDER[:BLOCK]], e.g. sigma-delta:2:8)", e);
+    }
+  }
+
+  /**
+   * The quantizer of a file's metadata: {@code lprff.quantizer}, with {@code
+   * lprff.quantizer.order} and {@code lprff.quantizer.block} for Sigma-Delta.
+   */
+  static Quantizer fromMap(Map<String, String> map) {
+    String key = map.get(KEY);
+    if (key == null) {
+      throw new IllegalArgumentException("map has no '" + KEY + "' key");
+    }
+    if (!"sigma-delta".equals(key)) {
+      if (key.contains(":")) {
+        throw new IllegalArgumentException(KEY + " is '" + key + "', expected one of stochastic,"
+            + " nearest, shared-threshold, lloyd-max, sigma-delta");
+      }
+      return parse(key);
+    }
+    String order = map.get(KEY_ORDER);
+    String block = map.get(KEY_BLOCK);
+    if (order == null || block == null) {
+      throw new IllegalArgumentException(KEY + " is sigma-delta but the map has no '"
+          + (order == null ? KEY_ORDER : KEY_BLOCK) + "' key");
+    }
+    return sigmaDelta(parameter(KEY_ORDER, "order", order), parameter(KEY_BLOCK, "block", block));
+  }
+
+  /**
+   * Sigma-Delta of order r in [1, {@code CosineCodes.MAX_ORDER} = 3] over blocks of {@code block}
+   * features, block in [1, {@link #MAX_BLOCK}].
+   */
+  static SigmaDelta sigmaDelta(int order, int block) {
+    return new SigmaDelta(order, block);
+  }
+
+  /** Unbiased stochastic rounding, a fresh draw per entry: LP-RFF's quantizer. */
+  record Stochastic() implements Quantizer {
+    @Override
+    public String key() {
+      return "stochastic";
+    }
+
+    @Override
+    public boolean randomized() {
+      return true;
+    }
+
+    @Override
+    public String toString() {
+      return key();
+    }
+  }
+
+  /** Round to the nearest level of the grid. */
+  record Nearest() implements Quantizer {
+    @Override
+    public String key() {
+      return "nearest";
+    }
+
+    @Override
+    public String toString() {
+      return key();
+    }
+  }
+
+  /**
+   * Stochastic rounding's rule with the draw of feature i and grid interval j fixed: {@code
+   * CounterRng.bits16(seed, Long.MIN_VALUE + i, j, 0)} ({@link SharedThresholdQuantizer}).
+   */
+  record SharedThreshold() implements Quantizer {
+    @Override
+    public String key() {
+      return "shared-threshold";
+    }
+
+    @Override
+    public String toString() {
+      return key();
+    }
+  }
+
+  /** The nearest of the 2^b Lloyd-Max levels of the cosine, times s = sqrt(2/m). */
+  record LloydMax() implements Quantizer {
+    @Override
+    public String key() {
+      return "lloyd-max";
+    }
+
+    @Override
+    public boolean affine() {
+      return false;
+    }
+
+    @Override
+    public QuantizationScale scale(int features, int bits) {
+      throw new IllegalStateException(
+          "lloyd-max codes index a codebook (" + KEY_CODEBOOK + "), not a uniform grid");
+    }
+
+    @Override
+    public float[] levels(int features, int bits) {
+      if (features < 1) {
+        throw new IllegalArgumentException("features is " + features + ", expected >= 1");
+      }
+      double s = Math.sqrt(2.0 / features);
+      double[] unit = LloydMaxCodebook.forBits(bits).levels();
+      float[] levels = new float[unit.length];
+      for (int k = 0; k < unit.length; k++) {
+        levels[k] = (float) (s * unit[k]);
+      }
+      return levels;
+    }
+
+    /** The 2^b - 1 thresholds on the cosine (unit scale), as floats: what the featurizer compares. */
+    public static float[] cosineThresholds(int bits) {
+      double[] unit = LloydMaxCodebook.forBits(bits).thresholds();
+      float[] thresholds = new float[unit.length];
+      for (int k = 0; k < unit.length; k++) {
+        thresholds[k] = (float) unit[k];
+      }
+      return thresholds;
+    }
+
+    @Override
+    public Map<String, String> metadata(int features, int bits) {
+      return bits == 32 ? Map.of() : Map.of(KEY_CODEBOOK, FloatList.format(levels(features, bits)));
+    }
+
+    @Override
+    public String toString() {
+      return key();
+    }
+  }
+
+  /**
+   * Sigma-Delta quantization of order r along blocks of λ features: greedy error feedback onto 2^b
+   * levels spaced D = 2 / (2^b - 2^r + 1) (cosine units; b >= r), the state within D / 2. Block k
+   * condenses to the feature sum_i u_i q_{kλ + i} with the weights {@link #condensation()}: v the
+   * coefficients of prod_j (1 + z + ... + z^{a_j - 1}), boxes whose lengths a_1 + ... + a_r = λ +
+   * r - 1 differ by at most 1, scaled to u = sqrt(λ) v / |v|_2 so that the condensed features
+   * estimate the kernel without a factor. Since the r-th difference of v has l1 norm 2^r, the
+   * condensed error |sum_i v_i (y_i - q_i)| is at most 2^r D / 2 times s, while |v|_1 grows as
+   * λ^r.
+   */
+  record SigmaDelta(int order, int block) implements Quantizer {
+
+    public SigmaDelta {
+      if (order < 1 || order > 3) {
+        throw new IllegalArgumentException(
+            "sigma-delta order is " + order + ", expected 1, 2 or 3");
+      }
+      if (block < 1 || block > MAX_BLOCK) {
+        throw new IllegalArgumentException(
+            "sigma-delta block is " + block + ", expected 1 to " + MAX_BLOCK);
       }
     }
-    throw new IllegalArgumentException(
-        "quantizer is '" + key + "', expected stochastic or nearest");
+
+    @Override
+    public String key() {
+      return "sigma-delta";
+    }
+
+    @Override
+    public String spelling() {
+      return "sigma-delta:" + order + ":" + block;
+    }
+
+    @Override
+    public QuantizationScale scale(int features, int bits) {
+      double s = Math.sqrt(2.0 / features);
+      double step = 2.0 / ((1 << bits) - (1 << order) + 1);
+      double center = ((1 << bits) - 1) / 2.0;
+      return QuantizationScale.of(bits, (float) (-s * center * step), (float) (s * step));
+    }
+
+    @Override
+    public int modelFeatures(int features, int bits) {
+      return bits == 32 ? features : features / block;
+    }
+
+    @Override
+    public void check(int features, int bits) {
+      Quantizer.super.check(features, bits);
+      if (bits == 32) {
+        return;
+      }
+      if (bits < order) {
+        throw new IllegalArgumentException("sigma-delta of order " + order + " needs at least "
+            + order + " bits (2^b levels > 2^r - 1), bits is " + bits);
+      }
+      if (features % block != 0) {
+        throw new IllegalArgumentException("features is " + features + ", not a multiple of the"
+            + " sigma-delta block " + block + " (use a block that divides m)");
+      }
+    }
+
+    /** The integer weights v of a block (see the class doc). */
+    public long[] weights() {
+      long[] v = {1};
+      int extra = block - 1; // sum over boxes of (a_j - 1)
+      for (int j = 0; j < order; j++) {
+        int length = 1 + extra / order + (j < extra % order ? 1 : 0);
+        long[] next = new long[v.length + length - 1];
+        for (int i = 0; i < v.length; i++) {
+          for (int k = 0; k < length; k++) {
+            next[i + k] += v[i];
+          }
+        }
+        v = next;
+      }
+      return v;
+    }
+
+    /** u = sqrt(λ) v / |v|_2: the condensed feature of a block is sum_i u_i value(code_i). */
+    public float[] condensation() {
+      long[] v = weights();
+      double norm = 0;
+      for (long x : v) {
+        norm += (double) x * x;
+      }
+      double factor = Math.sqrt(block / norm);
+      float[] u = new float[block];
+      for (int i = 0; i < block; i++) {
+        u[i] = (float) (v[i] * factor);
+      }
+      return u;
+    }
+
+    /** The condensation of this block's codes. */
+    public Condensation condenser() {
+      return new Condensation(condensation());
+    }
+
+    @Override
+    public Map<String, String> metadata(int features, int bits) {
+      Map<String, String> map = new LinkedHashMap<>();
+      map.put(KEY_ORDER, Integer.toString(order));
+      map.put(KEY_BLOCK, Integer.toString(block));
+      if (bits != 32) {
+        map.put(KEY_CONDENSATION, FloatList.format(condensation()));
+      }
+      return map;
+    }
+
+    @Override
+    public String toString() {
+      return spelling();
+    }
   }
 }

@@ -71,6 +71,26 @@ public final class SharedThresholdQuantizer {
   }
 
   /**
+   * The featurizer's table of draws for m features at b bits (b <= 8): {@code
+   * CounterRng.bits16(seed, FIRST_ROW + i, j, 0)} at index i (2^b - 1) + j, for feature i and
+   * grid interval j. 4 (2^b - 1) bytes per feature.
+   */
+  public static int[] draws(long seed, int features, int bits) {
+    QuantizationScale.checkBits(bits);
+    int intervals = (1 << bits) - 1;
+    long size = (long) features * intervals;
+    if (features < 0 || size > Integer.MAX_VALUE - 16) {
+      throw new IllegalArgumentException("features is " + features + ": " + features + " x "
+          + intervals + " shared thresholds do not fit an array");
+    }
+    int[] draws = new int[(int) size];
+    for (int i = 0; i < features; i++) {
+      CounterRng.fillBits16(seed, FIRST_ROW + i, 0, 0, draws, i * intervals, intervals);
+    }
+    return draws;
+  }
+
+  /**
    * u_{i,j}: the threshold of interval j of feature i, {@link CounterRng#uniformDouble}(seed,
    * {@link #FIRST_ROW} + feature, interval, 0), in [0, 1).
    *

@@ -121,6 +121,10 @@ public final class CosineFeatures {
     if (bits != 1 && bits != 2 && bits != 4 && bits != 8) {
       throw new IllegalArgumentException("bits = " + bits + ", expected 1, 2, 4 or 8");
     }
+    if (!(quantizer instanceof Quantizer.Stochastic) && !(quantizer instanceof Quantizer.Nearest)) {
+      throw new IllegalArgumentException("quantizer is " + quantizer.spelling() + ": this step"
+          + " rounds stochastic or nearest; a Featurizer codes every quantizer");
+    }
     if (n < 0) {
       throw new IllegalArgumentException("n = " + n + ", expected n >= 0");
     }
@@ -142,7 +146,7 @@ public final class CosineFeatures {
       throw new IllegalArgumentException("out has " + out.byteSize() + " bytes, needs byteOffset"
           + " + ceil(n b / 8) = " + byteOffset + " + " + bytes);
     }
-    if (CODES.quantize(t, tOff, a, aOff, n, bits, quantizer == Quantizer.STOCHASTIC, seed, rowId,
+    if (CODES.quantize(t, tOff, a, aOff, n, bits, quantizer.randomized(), seed, rowId,
         firstColumn, draw, out, byteOffset)) {
       for (int i = 0; i < n; i++) {
         if (!Float.isFinite(t[tOff + i] + a[aOff + i])) {

@@ -6,6 +6,7 @@ import java.util.concurrent.ForkJoinPool;
 import org.lprff.vector.codec.PackedFeatures;
 import org.lprff.vector.codec.QuantizationScale;
 import org.lprff.vector.codec.Quantizer;
+import org.lprff.vector.codec.SharedThresholdQuantizer;
 import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.projection.Projection;
 import org.lprff.vector.projection.Projections;
@@ -74,6 +75,10 @@ public final class Featurizer {
   private final int block;
   /** Rows per chunk: the projection's preferred rows (the scratch is chunk x block floats). */
   private final int chunkRows;
+  /** Shared-threshold: the draws of every feature and grid interval; else null. */
+  private final int[] sharedDraws;
+  /** Lloyd-Max: the thresholds on the cosine; else null. */
+  private final float[] thresholds;
 
   private Featurizer(FeaturizerSpec spec) {
     this.spec = spec;
@@ -85,8 +90,19 @@ public final class Featurizer {
     this.s = (float) Math.sqrt(2.0 / m);
     this.scale = spec.isFloat() ? null : spec.scale();
     this.rowBytes = spec.rowBytes();
-    this.block = blockSize(projection.preferredBlock(), m);
+    // A Sigma-Delta block never straddles two blocks of the pass.
+    int unit = spec.quantizer() instanceof Quantizer.SigmaDelta sd && !spec.isFloat()
+        ? lcm(projection.preferredBlock(), sd.block())
+        : projection.preferredBlock();
+    this.block = blockSize(unit, m);
     this.chunkRows = Math.clamp(projection.preferredRows(), 1, MAX_CHUNK);
+    boolean coded = !spec.isFloat();
+    this.sharedDraws = coded && spec.quantizer() instanceof Quantizer.SharedThreshold
+        ? SharedThresholdQuantizer.draws(spec.seed(), m, spec.bits())
+        : null;
+    this.thresholds = coded && spec.quantizer() instanceof Quantizer.LloydMax
+        ? Quantizer.LloydMax.cosineThresholds(spec.bits())
+        : null;
   }
 
   /** The featurizer of {@code spec} (draws the projection and phases from its seed). */
@@ -298,7 +314,9 @@ public final class Featurizer {
     int m = spec.features();
     int bits = spec.bits();
     long seed = spec.seed();
-    boolean stochastic = spec.quantizer() == Quantizer.STOCHASTIC;
+    Quantizer quantizer = spec.quantizer();
+    boolean stochastic = quantizer.randomized();
+    int intervals = (1 << Math.min(bits, 30)) - 1;
     if (from >= to) {
       return;
     }
@@ -318,9 +336,21 @@ public final class Featurizer {
           long at = rowStart + (bits == 32 ? 4L * f0 : (long) f0 / 8 * bits);
           if (bits <= CosineCodes.MAX_BITS) {
             // Cosine (at b's precision), rounding and packing in one pass.
-            if (CODES.quantize(t, r * count, phases, f0, count, bits, stochastic, seed, rowId, f0,
-                draw, out, at)) {
-              throw overflow(t, r * count, f0, count, r0 + r, rowId);
+            int tOff = r * count;
+            boolean nonFinite = switch (quantizer) {
+              case Quantizer.SharedThreshold q -> CODES.quantizeShared(t, tOff, phases, f0, count,
+                  bits, sharedDraws, f0 * intervals, out, at);
+              case Quantizer.LloydMax q -> CODES.quantizeThresholds(t, tOff, phases, f0, count,
+                  bits, thresholds, out, at);
+              case Quantizer.SigmaDelta q -> CODES.quantizeSigmaDelta(t, tOff, phases, f0, count,
+                  bits, q.order(), q.block(), out, at);
+              case Quantizer.Stochastic q -> CODES.quantize(t, tOff, phases, f0, count, bits, true,
+                  seed, rowId, f0, draw, out, at);
+              case Quantizer.Nearest q -> CODES.quantize(t, tOff, phases, f0, count, bits, false,
+                  seed, rowId, f0, draw, out, at);
+            };
+            if (nonFinite) {
+              throw overflow(t, tOff, f0, count, r0 + r, rowId);
             }
           } else if (COSINE.map(t, r * count, phases, f0, s, values, 0, count)) {
             throw overflow(t, r * count, f0, count, r0 + r, rowId);

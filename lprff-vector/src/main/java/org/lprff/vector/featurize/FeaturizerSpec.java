@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import org.lprff.vector.codec.FloatList;
 import org.lprff.vector.codec.QuantizationScale;
 import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.kernel.KernelFunction;
@@ -24,9 +25,11 @@ import org.lprff.vector.projection.Projections;
  * kernel's own keys prefixed with {@code lprff.} ({@code lprff.kernel}, {@code lprff.sigma}, or
  * {@code lprff.nu} and {@code lprff.length_scale}), then {@code lprff.input_dim}, {@code
  * lprff.features}, {@code lprff.bits}, {@code lprff.projection}, {@code lprff.seed}, {@code
- * lprff.quantizer}, and for b < 32 the derived {@code lprff.scale.lo}, {@code lprff.scale.step}
- * ({@link Float#toString}, which parses back to the same float) and {@code lprff.bit_order} =
- * {@code lsb0}.
+ * lprff.quantizer} and the quantizer's own keys ({@link Quantizer#metadata}: Sigma-Delta's order,
+ * block and condensation, Lloyd-Max's codebook), and for b < 32 the derived {@code
+ * lprff.scale.lo}, {@code lprff.scale.step} (codes on a uniform grid: every quantizer but
+ * Lloyd-Max; {@link Float#toString}, which parses back to the same float) and {@code
+ * lprff.bit_order} = {@code lsb0}.
  *
  * @param kernel the shift-invariant kernel the features approximate
  * @param inputDim d >= 1
@@ -34,7 +37,7 @@ import org.lprff.vector.projection.Projections;
  * @param bits b in {1, 2, 4, 8, 16, 32}
  * @param projection one of {@link Projections#NAMES}
  * @param seed the seed every random parameter and rounding draw derives from
- * @param quantizer stochastic or nearest rounding
+ * @param quantizer how features become codes ({@link Quantizer})
  */
 public record FeaturizerSpec(
     KernelFunction kernel,
@@ -66,7 +69,8 @@ public record FeaturizerSpec(
   private static final Set<String> SPEC_KEYS =
       Set.of(
           KEY_INPUT_DIM, KEY_FEATURES, KEY_BITS, KEY_PROJECTION, KEY_SEED, KEY_QUANTIZER,
-          KEY_SCALE_LO, KEY_SCALE_STEP, KEY_BIT_ORDER, KEY_FORMAT_VERSION);
+          KEY_SCALE_LO, KEY_SCALE_STEP, KEY_BIT_ORDER, KEY_FORMAT_VERSION, Quantizer.KEY_ORDER,
+          Quantizer.KEY_BLOCK, Quantizer.KEY_CODEBOOK, Quantizer.KEY_CONDENSATION);
 
   public FeaturizerSpec {
     if (kernel == null) {
@@ -83,7 +87,8 @@ public record FeaturizerSpec(
           "bits is " + bits + ", expected one of 1, 2, 4, 8, 16, 32 (32 = float32 features)");
     }
     if (quantizer == null) {
-      throw new IllegalArgumentException("quantizer is null; expected stochastic or nearest");
+      throw new IllegalArgumentException(
+          "quantizer is null; expected one of " + Quantizer.FAMILIES);
     }
     if (projection == null || !Projections.NAMES.contains(projection)) {
       throw new IllegalArgumentException(
@@ -96,6 +101,7 @@ public record FeaturizerSpec(
               + kernel.name() + "; structured projections support only the gaussian kernel"
               + " (use projection 'dense' for laplacian or matern)");
     }
+    quantizer.check(features, bits);
     long bytes = PackedLayout.rowBytes(features, bits);
     if (bytes > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
@@ -119,12 +125,30 @@ public record FeaturizerSpec(
     return (int) PackedLayout.rowBytes(features, bits);
   }
 
-  /** The quantization grid for b < 32: lo = -sqrt(2/m), step = 2 sqrt(2/m) / (2^b - 1). */
+  /**
+   * The grid of the codes for b < 32: lo = -sqrt(2/m), step = 2 sqrt(2/m) / (2^b - 1), or
+   * Sigma-Delta's wider grid ({@link Quantizer#scale}).
+   *
+   * @throws IllegalStateException for b = 32 or a codebook quantizer (Lloyd-Max: {@link #levels})
+   */
   public QuantizationScale scale() {
     if (bits == 32) {
       throw new IllegalStateException("bits is 32 (float32 features): there is no quantization scale");
     }
-    return QuantizationScale.forFeatures(features, bits);
+    return quantizer.scale(features, bits);
+  }
+
+  /** The values of the 2^b codes in feature units, for b < 32: the grid's levels or a codebook. */
+  public float[] levels() {
+    if (bits == 32) {
+      throw new IllegalStateException("bits is 32 (float32 features): there are no code values");
+    }
+    return quantizer.levels(features, bits);
+  }
+
+  /** The features a model reads: m, or m / block for Sigma-Delta codes ({@link Quantizer}). */
+  public int modelFeatures() {
+    return quantizer.modelFeatures(features, bits);
   }
 
   /** This spec with another seed. */
@@ -154,10 +178,13 @@ public record FeaturizerSpec(
     map.put(KEY_PROJECTION, projection);
     map.put(KEY_SEED, Long.toString(seed));
     map.put(KEY_QUANTIZER, quantizer.key());
+    map.putAll(quantizer.metadata(features, bits));
     if (bits != 32) {
-      QuantizationScale scale = scale();
-      map.put(KEY_SCALE_LO, Float.toString(scale.lo()));
-      map.put(KEY_SCALE_STEP, Float.toString(scale.step()));
+      if (quantizer.affine()) {
+        QuantizationScale scale = scale();
+        map.put(KEY_SCALE_LO, Float.toString(scale.lo()));
+        map.put(KEY_SCALE_STEP, Float.toString(scale.step()));
+      }
       map.put(KEY_BIT_ORDER, BIT_ORDER);
     }
     return Collections.unmodifiableMap(map);
@@ -199,9 +226,10 @@ public record FeaturizerSpec(
             bits,
             required(map, KEY_PROJECTION),
             longValue(map, KEY_SEED),
-            Quantizer.fromKey(required(map, KEY_QUANTIZER)));
+            Quantizer.fromMap(map));
     if (bits == 32) {
-      for (String key : new String[] {KEY_SCALE_LO, KEY_SCALE_STEP, KEY_BIT_ORDER}) {
+      for (String key : new String[] {KEY_SCALE_LO, KEY_SCALE_STEP, KEY_BIT_ORDER,
+          Quantizer.KEY_CODEBOOK, Quantizer.KEY_CONDENSATION}) {
         if (map.containsKey(key)) {
           throw new IllegalArgumentException(
               key + " is '" + map.get(key) + "', but bits is 32 (float32 features) which has no"
@@ -209,9 +237,11 @@ public record FeaturizerSpec(
         }
       }
     } else {
-      QuantizationScale scale = spec.scale();
-      checkFloat(map, KEY_SCALE_LO, scale.lo(), spec);
-      checkFloat(map, KEY_SCALE_STEP, scale.step(), spec);
+      Map<String, String> derived = spec.toMap();
+      for (String key : new String[] {KEY_SCALE_LO, KEY_SCALE_STEP, Quantizer.KEY_CODEBOOK,
+          Quantizer.KEY_CONDENSATION}) {
+        checkFloats(map, key, derived.get(key), spec);
+      }
       String order = map.get(KEY_BIT_ORDER);
       if (order != null && !order.equals(BIT_ORDER)) {
         throw new IllegalArgumentException(
@@ -221,22 +251,29 @@ public record FeaturizerSpec(
     return spec;
   }
 
-  private static void checkFloat(Map<String, String> map, String key, float expected,
+  /**
+   * A derived key, when present, must hold the derived floats; a key the spec does not derive
+   * (a codebook beside a uniform grid, a scale beside a codebook) must be absent.
+   */
+  private static void checkFloats(Map<String, String> map, String key, String expected,
       FeaturizerSpec spec) {
     String text = map.get(key);
     if (text == null) {
       return;
     }
-    float value;
-    try {
-      value = Float.parseFloat(text);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " is '" + text + "', not a number", e);
+    String given = "features " + spec.features() + ", bits " + spec.bits() + " and quantizer "
+        + spec.quantizer().spelling();
+    if (expected == null) {
+      throw new IllegalArgumentException(key + " is '" + text + "', but " + given
+          + " do not use it; expected the key to be absent");
     }
-    if (Float.floatToIntBits(value) != Float.floatToIntBits(expected)) {
-      throw new IllegalArgumentException(
-          key + " is " + text + ", but features " + spec.features() + " and bits " + spec.bits()
-              + " give " + expected);
+    float[] want = FloatList.parse(key, expected, expected.split(",").length);
+    float[] got = FloatList.parse(key, text, want.length);
+    for (int i = 0; i < want.length; i++) {
+      if (Float.floatToIntBits(got[i]) != Float.floatToIntBits(want[i])) {
+        throw new IllegalArgumentException(key + " is " + text + ", but " + given + " give "
+            + expected);
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 package org.lprff.vector.products;
 
+import org.lprff.vector.codec.CodebookRows;
 import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.codec.QuantizationScale;
 import org.lprff.vector.simd.VectorizationProvider;
@@ -44,6 +45,27 @@ public final class PackedProducts {
     QuantizationScale s = z.scale();
     BODY.accumulateTransposed(
         z.segment(), z.byteOffset(), n, m, s.bits(), s.lo(), s.step(), d, c, gT);
+  }
+
+  /** {@link #forward} for rows whose codes index a codebook ({@link CodebookRows}: Lloyd-Max). */
+  public static void forwardLevels(CodebookRows z, float[] wT, int c, float[] y) {
+    int n = z.rows();
+    int m = z.features();
+    checkClasses(c);
+    checkLength("wT", wT, (long) c * m, "c * m", c, m);
+    checkLength("y", y, (long) n * c, "n * c", n, c);
+    BODY.forwardLevels(z.segment(), z.byteOffset(), n, m, z.bits(), z.levels(), wT, c, y);
+  }
+
+  /** {@link #accumulateTransposed} for rows whose codes index a codebook. */
+  public static void accumulateTransposedLevels(CodebookRows z, float[] d, int c, float[] gT) {
+    int n = z.rows();
+    int m = z.features();
+    checkClasses(c);
+    checkLength("d", d, (long) n * c, "n * c", n, c);
+    checkLength("gT", gT, (long) c * m, "c * m", c, m);
+    BODY.accumulateTransposedLevels(
+        z.segment(), z.byteOffset(), n, m, z.bits(), z.levels(), d, c, gT);
   }
 
   static void checkClasses(int c) {

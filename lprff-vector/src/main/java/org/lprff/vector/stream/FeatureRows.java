@@ -2,9 +2,14 @@ package org.lprff.vector.stream;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
+import org.lprff.vector.codec.CodebookRows;
+import org.lprff.vector.codec.Condensation;
 import org.lprff.vector.codec.PackedFeatures;
 import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.codec.Quantizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.layout.PackedLayout;
 import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.products.FloatProducts;
 import org.lprff.vector.products.PackedProducts;
@@ -15,7 +20,30 @@ import org.lprff.vector.products.PackedProducts;
  * = 32). Both run the same product kernels, {@link PackedProducts} and {@link FloatProducts}; the
  * bytes are not copied and stay the caller's.
  */
-public sealed interface FeatureRows permits FeatureRows.Packed, FeatureRows.Float32 {
+public sealed interface FeatureRows
+    permits FeatureRows.Packed, FeatureRows.Float32, FeatureRows.Coded, FeatureRows.Condensed {
+
+  /**
+   * n rows of {@code spec}'s features in {@code segment} from {@code byteOffset} on, read as the
+   * spec's quantizer decodes them: float32 (b = 32), codes on a grid ({@link Packed}), codes of a
+   * codebook ({@link Coded}: Lloyd-Max), or Sigma-Delta codes condensed block by block ({@link
+   * Condensed}: the rows then have {@link FeaturizerSpec#modelFeatures()} features).
+   */
+  static FeatureRows of(FeaturizerSpec spec, MemorySegment segment, long byteOffset, int rows) {
+    if (spec == null) {
+      throw new IllegalArgumentException("spec is null");
+    }
+    int m = spec.features();
+    if (spec.isFloat()) {
+      return float32(segment, byteOffset, rows, m);
+    }
+    FeatureRows codes = spec.quantizer().affine()
+        ? new Packed(new PackedRows(segment, byteOffset, rows, m, spec.scale()))
+        : new Coded(new CodebookRows(segment, byteOffset, rows, m, spec.bits(), spec.levels()));
+    return spec.quantizer() instanceof Quantizer.SigmaDelta sd
+        ? new Condensed(codes, sd.condenser())
+        : codes;
+  }
 
   /** Packed rows. */
   static FeatureRows of(PackedRows rows) {
@@ -208,6 +236,146 @@ public sealed interface FeatureRows permits FeatureRows.Packed, FeatureRows.Floa
     @Override
     public FeatureRows at(MemorySegment segment, long byteOffset, int rows) {
       return new Float32(segment, byteOffset, rows, features);
+    }
+  }
+
+  /**
+   * Packed b-bit rows whose codes index a table of 2^b values ({@link CodebookRows}: Lloyd-Max),
+   * decoded in the product kernels' registers.
+   */
+  record Coded(CodebookRows coded) implements FeatureRows {
+    public Coded {
+      if (coded == null) {
+        throw new IllegalArgumentException("coded is null");
+      }
+    }
+
+    @Override
+    public int rows() {
+      return coded.rows();
+    }
+
+    @Override
+    public int features() {
+      return coded.features();
+    }
+
+    @Override
+    public int bits() {
+      return coded.bits();
+    }
+
+    @Override
+    public long rowBytes() {
+      return coded.rowBytes();
+    }
+
+    @Override
+    public MemorySegment segment() {
+      return coded.segment();
+    }
+
+    @Override
+    public long byteOffset() {
+      return coded.byteOffset();
+    }
+
+    @Override
+    public void forward(float[] wT, int c, float[] y) {
+      PackedProducts.forwardLevels(coded, wT, c, y);
+    }
+
+    @Override
+    public void accumulateTransposed(float[] d, int c, float[] gT) {
+      PackedProducts.accumulateTransposedLevels(coded, d, c, gT);
+    }
+
+    @Override
+    public void decode(int row, float[] out, int off) {
+      checkRow(row, rows());
+      int m = features();
+      if (out == null || off < 0 || off > out.length - m) {
+        throw new IllegalArgumentException("out cannot hold " + m + " values from offset " + off);
+      }
+      float[] levels = coded.levels();
+      long at = byteOffset() + row * rowBytes();
+      for (int i = 0; i < m; i++) {
+        out[off + i] = levels[PackedLayout.code(segment(), at, bits(), i)];
+      }
+    }
+
+    @Override
+    public FeatureRows at(MemorySegment segment, long byteOffset, int rows) {
+      return new Coded(
+          new CodebookRows(segment, byteOffset, rows, features(), bits(), coded.levels()));
+    }
+  }
+
+  /**
+   * Sigma-Delta rows: the codes of m features read as m / λ condensed features ({@link
+   * Condensation}). The products expand the weights to m and condense the gradient, so the codes
+   * are read in place by {@code codes}' kernels.
+   */
+  record Condensed(FeatureRows codes, Condensation condensation) implements FeatureRows {
+    public Condensed {
+      if (codes == null || condensation == null) {
+        throw new IllegalArgumentException((codes == null ? "codes" : "condensation") + " is null");
+      }
+      condensation.condensedFeatures(codes.features());
+    }
+
+    @Override
+    public int rows() {
+      return codes.rows();
+    }
+
+    @Override
+    public int features() {
+      return codes.features() / condensation.block();
+    }
+
+    @Override
+    public int bits() {
+      return codes.bits();
+    }
+
+    @Override
+    public long rowBytes() {
+      return codes.rowBytes();
+    }
+
+    @Override
+    public MemorySegment segment() {
+      return codes.segment();
+    }
+
+    @Override
+    public long byteOffset() {
+      return codes.byteOffset();
+    }
+
+    @Override
+    public void forward(float[] wT, int c, float[] y) {
+      codes.forward(condensation.expand(wT, c, codes.features()), c, y);
+    }
+
+    @Override
+    public void accumulateTransposed(float[] d, int c, float[] gT) {
+      float[] full = new float[c * codes.features()];
+      codes.accumulateTransposed(d, c, full);
+      condensation.addCondensed(full, c, codes.features(), gT);
+    }
+
+    @Override
+    public void decode(int row, float[] out, int off) {
+      float[] full = new float[codes.features()];
+      codes.decode(row, full, 0);
+      condensation.condense(full, 0, codes.features(), out, off);
+    }
+
+    @Override
+    public FeatureRows at(MemorySegment segment, long byteOffset, int rows) {
+      return new Condensed(codes.at(segment, byteOffset, rows), condensation);
     }
   }
 

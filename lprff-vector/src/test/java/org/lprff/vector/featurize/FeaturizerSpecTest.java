@@ -37,7 +37,7 @@ class FeaturizerSpecTest {
     int checked = 0;
     for (KernelFunction kernel : KERNELS) {
       for (int bits : BITS) {
-        for (Quantizer q : Quantizer.values()) {
+        for (Quantizer q : new Quantizer[] {Quantizer.STOCHASTIC, Quantizer.NEAREST}) {
           for (String projection : Projections.NAMES) {
             if (!FeaturizerSpec.supports(projection, kernel)) {
               continue;
@@ -158,7 +158,7 @@ class FeaturizerSpecTest {
     assertMessage("kernel is null",
         () -> new FeaturizerSpec(null, 9, 10, 8, "dense", 1, Quantizer.NEAREST));
     assertMessage("quantizer is null", () -> new FeaturizerSpec(g, 9, 10, 8, "dense", 1, null));
-    assertMessage("quantizer is 'round'", () -> Quantizer.fromKey("round"));
+    assertMessage("quantizer is 'round'", () -> Quantizer.parse("round"));
     assertMessage("sigma is -1.0", () -> new KernelFunction.Gaussian(-1.0));
     assertMessage("features at 32 bits need",
         () -> new FeaturizerSpec(g, 1, Integer.MAX_VALUE, 32, "dense", 1, Quantizer.NEAREST));

@@ -132,7 +132,7 @@ class FeaturizerTest {
     try {
       for (Object[] kp : kernelsAndProjections()) {
         for (int bits : BITS) {
-          for (Quantizer q : Quantizer.values()) {
+          for (Quantizer q : new Quantizer[] {Quantizer.STOCHASTIC, Quantizer.NEAREST}) {
             Featurizer f =
                 Featurizer.of(spec((KernelFunction) kp[0], (String) kp[1], d, m, bits, q, 5));
             String what = kp[0] + " " + kp[1] + " b=" + bits + " " + q;
@@ -200,7 +200,7 @@ class FeaturizerTest {
     float[] rows = gaussianRows(n, d, 12);
     for (Object[] kp : kernelsAndProjections()) {
       for (int bits : BITS) {
-        for (Quantizer q : Quantizer.values()) {
+        for (Quantizer q : new Quantizer[] {Quantizer.STOCHASTIC, Quantizer.NEAREST}) {
           FeaturizerSpec s = spec((KernelFunction) kp[0], (String) kp[1], d, m, bits, q, 1);
           String what = s.toString();
           Featurizer f = Featurizer.of(s);
@@ -247,7 +247,7 @@ class FeaturizerTest {
         CosineFeatures.map(t, r * m, a, 0, s, z, r * m, m);
       }
       for (int bits : BITS) {
-        for (Quantizer q : Quantizer.values()) {
+        for (Quantizer q : new Quantizer[] {Quantizer.STOCHASTIC, Quantizer.NEAREST}) {
           FeaturizerSpec sp = spec(kernel, name, d, m, bits, q, seed);
           Featurizer f = Featurizer.of(sp);
           assertArrayEquals(a, f.phases());

@@ -40,7 +40,7 @@ class OnTheFlyBatchesTest {
     ExecutorService pool = Executors.newFixedThreadPool(3);
     try {
       for (int bits : new int[] {1, 2, 4, 8, 16, 32}) {
-        for (Quantizer q : Quantizer.values()) {
+        for (Quantizer q : new Quantizer[] {Quantizer.STOCHASTIC, Quantizer.NEAREST}) {
           for (String projection : new String[] {"dense", "circulant"}) {
             FeaturizerSpec spec =
                 new FeaturizerSpec(
@@ -96,7 +96,7 @@ class OnTheFlyBatchesTest {
     floats.featurize(X, N, 0, MemorySegment.ofArray(z), 0, 0);
     double step = spec.scale().step();
     double lo = spec.scale().lo();
-    for (Quantizer q : Quantizer.values()) {
+    for (Quantizer q : new Quantizer[] {Quantizer.STOCHASTIC, Quantizer.NEAREST}) {
       Featurizer f = Featurizer.of(spec.withQuantizer(q));
       OnTheFlyBatches source = OnTheFlyBatches.of(f, X, N, T).ordered();
       float[][] decoded = new float[2][N * m];

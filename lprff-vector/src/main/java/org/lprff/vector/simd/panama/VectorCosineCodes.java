@@ -165,4 +165,25 @@ public final class VectorCosineCodes implements CosineCodesBody {
   public String shape() {
     return VectorShape.describe(FLOATS) + "; draws " + VectorShape.describe(VectorCounterRng.BLOCKS);
   }
+  @Override
+  public boolean quantizeShared(
+      float[] t, int tOff, float[] a, int aOff, int count, int bits, int[] draws, int drawOff,
+      MemorySegment out, long byteOffset) {
+    return SCALAR.quantizeShared(t, tOff, a, aOff, count, bits, draws, drawOff, out, byteOffset);
+  }
+
+  @Override
+  public boolean quantizeThresholds(
+      float[] t, int tOff, float[] a, int aOff, int count, int bits, float[] thresholds,
+      MemorySegment out, long byteOffset) {
+    return SCALAR.quantizeThresholds(t, tOff, a, aOff, count, bits, thresholds, out, byteOffset);
+  }
+
+  @Override
+  public boolean quantizeSigmaDelta(
+      float[] t, int tOff, float[] a, int aOff, int count, int bits, int order, int block,
+      MemorySegment out, long byteOffset) {
+    return SCALAR.quantizeSigmaDelta(t, tOff, a, aOff, count, bits, order, block, out,
+        byteOffset);
+  }
 }

@@ -629,4 +629,21 @@ public final class VectorProducts implements ProductsBody {
   public String shape() {
     return VectorShape.describe(VectorShape.FLOAT);
   }
+  // Codebook rows: the scalar body until the register lookup lands.
+  private static final org.lprff.vector.simd.scalar.ScalarProducts LEVELS =
+      new org.lprff.vector.simd.scalar.ScalarProducts();
+
+  @Override
+  public void forwardLevels(
+      MemorySegment z, long offset, int n, int m, int bits, float[] levels, float[] wT, int c,
+      float[] y) {
+    LEVELS.forwardLevels(z, offset, n, m, bits, levels, wT, c, y);
+  }
+
+  @Override
+  public void accumulateTransposedLevels(
+      MemorySegment z, long offset, int n, int m, int bits, float[] levels, float[] d, int c,
+      float[] gT) {
+    LEVELS.accumulateTransposedLevels(z, offset, n, m, bits, levels, d, c, gT);
+  }
 }

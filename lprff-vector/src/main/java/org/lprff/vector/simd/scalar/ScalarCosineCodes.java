@@ -36,4 +36,59 @@ public final class ScalarCosineCodes implements CosineCodesBody {
     }
     return sawNaN;
   }
+  @Override
+  public boolean quantizeShared(
+      float[] t, int tOff, float[] a, int aOff, int count, int bits, int[] draws, int drawOff,
+      MemorySegment out, long byteOffset) {
+    assert bits >= 1 && bits <= CosineCodes.MAX_BITS && count >= 0;
+    int intervals = (1 << bits) - 1;
+    int[] codes = new int[Math.min(BATCH, count)];
+    boolean sawNaN = false;
+    for (int done = 0; done < count; done += BATCH) {
+      int n = Math.min(BATCH, count - done);
+      for (int i = 0; i < n; i++) {
+        float c = CosineCodes.cosine(t[tOff + done + i] + a[aOff + done + i], bits);
+        sawNaN |= Float.isNaN(c);
+        codes[i] = CosineCodes.sharedCode(c, draws, drawOff + (done + i) * intervals, bits);
+      }
+      packing.packCodes(codes, 0, n, bits, out, byteOffset + (long) done / 8 * bits);
+    }
+    return sawNaN;
+  }
+
+  @Override
+  public boolean quantizeThresholds(
+      float[] t, int tOff, float[] a, int aOff, int count, int bits, float[] thresholds,
+      MemorySegment out, long byteOffset) {
+    assert bits >= 1 && bits <= CosineCodes.MAX_BITS && count >= 0;
+    int[] codes = new int[Math.min(BATCH, count)];
+    boolean sawNaN = false;
+    for (int done = 0; done < count; done += BATCH) {
+      int n = Math.min(BATCH, count - done);
+      for (int i = 0; i < n; i++) {
+        float c = CosineCodes.cosine(t[tOff + done + i] + a[aOff + done + i], bits);
+        sawNaN |= Float.isNaN(c);
+        codes[i] = CosineCodes.thresholdCode(c, thresholds, bits);
+      }
+      packing.packCodes(codes, 0, n, bits, out, byteOffset + (long) done / 8 * bits);
+    }
+    return sawNaN;
+  }
+
+  @Override
+  public boolean quantizeSigmaDelta(
+      float[] t, int tOff, float[] a, int aOff, int count, int bits, int order, int block,
+      MemorySegment out, long byteOffset) {
+    assert bits >= order && order >= 1 && order <= CosineCodes.MAX_ORDER && count % block == 0;
+    float[] c = new float[count];
+    boolean sawNaN = false;
+    for (int i = 0; i < count; i++) {
+      c[i] = CosineCodes.cosine(t[tOff + i] + a[aOff + i], bits);
+      sawNaN |= Float.isNaN(c[i]);
+    }
+    int[] codes = new int[count];
+    CosineCodes.sigmaDelta(c, 0, count, bits, order, block, codes, 0);
+    packing.packCodes(codes, 0, count, bits, out, byteOffset);
+    return sawNaN;
+  }
 }

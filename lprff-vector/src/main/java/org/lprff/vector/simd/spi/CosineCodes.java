@@ -33,6 +33,25 @@ package org.lprff.vector.simd.spi;
  * = 2^15 for round-to-nearest. So a code rounds up with probability (T mod 2^16) / 2^16: its
  * expectation is t within 2^-16 of a step (plus the cosine's error), and the decoded value lo +
  * code step, with lo = -s and step = 2 s / (2^b - 1), is s cos x in expectation.
+ *
+ * <h2>The other quantizers' codes</h2>
+ *
+ * <ul>
+ *   <li><b>Shared threshold</b> ({@link #sharedCode}): stochastic rounding's rule with the draw
+ *       fixed per feature and grid interval, h = {@code draws[j]}, j = clamp(T >> 16, 0, 2^b - 2)
+ *       the interval of the cosine; the featurizer's table holds {@code CounterRng.bits16(seed,
+ *       Long.MIN_VALUE + feature, j, 0)}, so every row of a feature meets the same thresholds.
+ *   <li><b>Lloyd-Max</b> ({@link #thresholdCode}): the number of thresholds below the cosine,
+ *       c > thresholds[k], for 2^b - 1 ascending thresholds (the codebook's, as floats).
+ *   <li><b>Sigma-Delta</b> of order r in {1, 2, 3} ({@link #sigmaDelta}): along each block of
+ *       features of a row, greedy r-th order error feedback onto 2^b levels (k - C) D, C = (2^b
+ *       - 1) / 2, with D = {@link #sigmaDeltaStep}(b, r) = 2 / (2^b - 2^r + 1), wide enough that
+ *       the state stays within D / 2 (for |cosine| <= 1, |rho| <= 1 + (2^r - 1) D / 2 = the top
+ *       level + D / 2). The state u starts at 0 in every block; for each cosine y, in float:
+ *       rho = y + u1 (r = 1), (y - u2) + 2 u1 (r = 2), (y + u3) + 3 (u1 - u2) (r = 3); code =
+ *       clamp((int) (max(fma(rho, 1 / D, C), 0) + 0.5), 0, 2^b - 1) with 1 / D = (2^b - 2^r +
+ *       1) / 2 exact; the new state fma(-(code - C), D, rho) shifts in as u1.
+ * </ul>
  */
 public final class CosineCodes {
 
@@ -103,5 +122,64 @@ public final class CosineCodes {
     float scale = gridScale(bits);
     int t = (int) Math.fma(c, scale, scale + 0.5f);
     return Math.min(Math.max((t + h) >> 16, 0), (1 << bits) - 1);
+  }
+
+  /** Largest Sigma-Delta order. */
+  public static final int MAX_ORDER = 3;
+
+  /**
+   * The shared-threshold code of cosine c: {@link #code} with the draw {@code draws[drawOff +
+   * j]} of the interval j = clamp(T >> 16, 0, 2^b - 2) the cosine falls in.
+   */
+  public static int sharedCode(float c, int[] draws, int drawOff, int bits) {
+    float scale = gridScale(bits);
+    int t = (int) Math.fma(c, scale, scale + 0.5f);
+    int j = Math.min(Math.max(t >> 16, 0), (1 << bits) - 2);
+    return Math.min(Math.max((t + draws[drawOff + j]) >> 16, 0), (1 << bits) - 1);
+  }
+
+  /** The number of the 2^b - 1 ascending {@code thresholds} below c (c > threshold). */
+  public static int thresholdCode(float c, float[] thresholds, int bits) {
+    int code = 0;
+    for (int k = 0; k < (1 << bits) - 1; k++) {
+      code += c > thresholds[k] ? 1 : 0;
+    }
+    return code;
+  }
+
+  /** D = 2 / (2^b - 2^r + 1): the level spacing of Sigma-Delta of order r at b bits (b >= r). */
+  public static float sigmaDeltaStep(int bits, int order) {
+    return 2f / ((1 << bits) - (1 << order) + 1);
+  }
+
+  /**
+   * Sigma-Delta codes of the cosines {@code c[off .. off + count)}, block by block ({@code count}
+   * a multiple of {@code block}), into {@code codes[codesOff ..]} (see the class doc).
+   */
+  public static void sigmaDelta(
+      float[] c, int off, int count, int bits, int order, int block, int[] codes, int codesOff) {
+    float step = sigmaDeltaStep(bits, order);
+    float inverse = ((1 << bits) - (1 << order) + 1) * 0.5f;
+    float center = ((1 << bits) - 1) * 0.5f;
+    int maxCode = (1 << bits) - 1;
+    for (int b0 = 0; b0 < count; b0 += block) {
+      float u1 = 0;
+      float u2 = 0;
+      float u3 = 0;
+      for (int i = b0; i < b0 + block; i++) {
+        float y = c[off + i];
+        float rho = switch (order) {
+          case 1 -> y + u1;
+          case 2 -> (y - u2) + 2 * u1;
+          default -> (y + u3) + 3 * (u1 - u2);
+        };
+        int code = Math.min(
+            (int) (Math.max(Math.fma(rho, inverse, center), 0f) + 0.5f), maxCode);
+        codes[codesOff + i] = code;
+        u3 = u2;
+        u2 = u1;
+        u1 = Math.fma(-(code - center), step, rho);
+      }
+    }
   }
 }

@@ -24,4 +24,34 @@ public interface CosineCodesBody extends Body {
   boolean quantize(
       float[] t, int tOff, float[] a, int aOff, int count, int bits, boolean stochastic,
       long seed, long row, int firstColumn, int draw, MemorySegment out, long byteOffset);
+
+  /**
+   * Shared-threshold codes (see {@link CosineCodes#sharedCode}): column i's draws are {@code
+   * draws[drawOff + i (2^b - 1) + j]}, j its interval.
+   *
+   * @return {@code true} if some argument is NaN or infinite
+   */
+  boolean quantizeShared(
+      float[] t, int tOff, float[] a, int aOff, int count, int bits, int[] draws, int drawOff,
+      MemorySegment out, long byteOffset);
+
+  /**
+   * Codes by {@code 2^b - 1} ascending thresholds shared by every column (Lloyd-Max, {@link
+   * CosineCodes#thresholdCode}).
+   *
+   * @return {@code true} if some argument is NaN or infinite
+   */
+  boolean quantizeThresholds(
+      float[] t, int tOff, float[] a, int aOff, int count, int bits, float[] thresholds,
+      MemorySegment out, long byteOffset);
+
+  /**
+   * Sigma-Delta codes of order r over blocks of {@code block} columns ({@link
+   * CosineCodes#sigmaDelta}); count is a multiple of block, the first column starts a block.
+   *
+   * @return {@code true} if some argument is NaN or infinite
+   */
+  boolean quantizeSigmaDelta(
+      float[] t, int tOff, float[] a, int aOff, int count, int bits, int order, int block,
+      MemorySegment out, long byteOffset);
 }

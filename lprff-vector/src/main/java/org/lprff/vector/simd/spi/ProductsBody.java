@@ -42,6 +42,19 @@ public interface ProductsBody extends Body {
       int c,
       float[] gT);
 
+  /**
+   * {@link #forward} for packed rows whose codes index a table: feature value {@code
+   * levels[code]} (a codebook of 2^b levels, b in {1, 2, 4, 8}).
+   */
+  void forwardLevels(
+      MemorySegment z, long offset, int n, int m, int bits, float[] levels, float[] wT, int c,
+      float[] y);
+
+  /** {@link #accumulateTransposed} for rows whose feature value is {@code levels[code]}. */
+  void accumulateTransposedLevels(
+      MemorySegment z, long offset, int n, int m, int bits, float[] levels, float[] d, int c,
+      float[] gT);
+
   /** Bytes of one row. */
   static long rowBytes(int m, int bits) {
     return bits == FLOAT_BITS ? 4L * m : PackedLayout.rowBytes(m, bits);
