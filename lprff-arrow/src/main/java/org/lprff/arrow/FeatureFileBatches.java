@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.stream.FeatureRows;
@@ -328,7 +327,7 @@ public final class FeatureFileBatches implements MiniBatchSource, AutoCloseable 
 
   @Override
   public int features() {
-    return schema.spec().features();
+    return schema.spec().modelFeatures();
   }
 
   @Override
@@ -521,9 +520,7 @@ public final class FeatureFileBatches implements MiniBatchSource, AutoCloseable 
   /** {@code count} feature rows at the start of {@code features}, packed or float32. */
   private FeatureRows rows(MemorySegment features, int count) {
     FeaturizerSpec spec = schema.spec();
-    return spec.isFloat()
-        ? FeatureRows.float32(features, 0, count, spec.features())
-        : FeatureRows.of(new PackedRows(features, 0, count, spec.features(), spec.scale()));
+    return FeatureRows.of(spec, features, 0, count);
   }
 
   private Slices load(int index) {

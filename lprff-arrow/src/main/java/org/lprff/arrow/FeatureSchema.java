@@ -12,6 +12,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 
 /**
@@ -408,10 +409,17 @@ public final class FeatureSchema {
     }
     Map<String, String> m = spec.toMap();
     extension.put(EXTENSION_NAME, PACKED_EXTENSION);
+    // What a generic reader needs to decode: the grid, or Lloyd-Max's codebook; Sigma-Delta's
+    // condensation beside.
+    String decoding = spec.quantizer().affine()
+        ? "\"lo\":" + m.get(FeaturizerSpec.KEY_SCALE_LO) + ",\"step\":"
+            + m.get(FeaturizerSpec.KEY_SCALE_STEP)
+        : "\"codebook\":[" + m.get(Quantizer.KEY_CODEBOOK) + "]";
+    String condensation = m.containsKey(Quantizer.KEY_CONDENSATION)
+        ? ",\"condensation\":[" + m.get(Quantizer.KEY_CONDENSATION) + "]" : "";
     extension.put(EXTENSION_METADATA, "{\"bits\":" + spec.bits() + ",\"features\":"
-        + spec.features() + ",\"bit_order\":\"" + FeaturizerSpec.BIT_ORDER + "\",\"lo\":"
-        + m.get(FeaturizerSpec.KEY_SCALE_LO) + ",\"step\":" + m.get(FeaturizerSpec.KEY_SCALE_STEP)
-        + "}");
+        + spec.features() + ",\"bit_order\":\"" + FeaturizerSpec.BIT_ORDER + "\"," + decoding
+        + condensation + "}");
     return new Field(FEATURES,
         new FieldType(false, new ArrowType.FixedSizeBinary(spec.rowBytes()), null, extension),
         null);

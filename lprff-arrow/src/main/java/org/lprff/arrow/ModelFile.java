@@ -90,9 +90,10 @@ public final class ModelFile {
         throw new IllegalArgumentException(
             "task is '" + task + "', expected regression, binary or classification");
       }
-      if (weights.features() != spec.features()) {
+      if (weights.features() != spec.modelFeatures()) {
         throw new IllegalArgumentException("weights have " + weights.features()
-            + " features, the spec has m = " + spec.features());
+            + " features, the spec's model reads " + spec.modelFeatures() + " (m = "
+            + spec.features() + ", quantizer " + spec.quantizer().spelling() + ")");
       }
       training = training == null ? Map.of() : Map.copyOf(training);
     }
@@ -219,7 +220,7 @@ public final class ModelFile {
         throw corrupt(file, "invalid metadata: " + e.getMessage(), e);
       }
       String task = require(file, meta, KEY_TASK);
-      int m = spec.features();
+      int m = spec.modelFeatures();
       Field weightsField = schema.findField(WEIGHTS);
       if (!(weightsField.getType() instanceof ArrowType.FixedSizeList list)
           || list.getListSize() != m) {

@@ -30,6 +30,7 @@ import org.lprff.cli.workflow.CompareData;
 import org.lprff.cli.workflow.MethodRuns;
 import org.lprff.cli.workflow.MethodRuns.Method;
 import org.lprff.cli.workflow.MethodRuns.Result;
+import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.metrics.KernelMatrix;
@@ -197,7 +198,8 @@ final class CompareCommand implements Callable<Integer> {
     }
     int d = trainRows.d();
     // Every spec is built before the long work, so a bad combination fails at once.
-    KernelFunction kernelFunction = specFor(new Method("dense", quantizer.quantizer(), 32, 1), d).kernel();
+    KernelFunction kernelFunction =
+        specFor(new Method("dense", Quantizer.STOCHASTIC, 32, 1), d).kernel();
     for (Method method : methods) {
       if (!method.nystrom()) {
         specFor(method, d);
@@ -277,14 +279,21 @@ final class CompareCommand implements Callable<Integer> {
         throw new UsageException("--features has " + m + ", expected >= 1");
       }
     }
+    List<Quantizer> quantizers = quantizer.quantizers();
     LinkedHashSet<Method> methods = new LinkedHashSet<>();
     for (String p : projections) {
       String name = SpecOptions.projectionName(p.strip());
       for (int m : features) {
         for (int b : bitList) {
-          if (!methods.add(new Method(name, quantizer.quantizer(), b, m))) {
-            throw new UsageException("method " + name + "/" + b + " at m = " + m
-                + " is listed twice");
+          // Full precision once: the quantizer of float32 features is unused (but Sigma-Delta's
+          // condensed map is its own method).
+          for (Quantizer q : quantizers) {
+            Quantizer kept = b == 32 && !(q instanceof Quantizer.SigmaDelta) ? Quantizer.STOCHASTIC
+                : q;
+            if (!methods.add(new Method(name, kept, b, m)) && kept == q) {
+              throw new UsageException("method " + name + "/" + b + " at m = " + m
+                  + " is listed twice");
+            }
           }
         }
       }
@@ -337,7 +346,8 @@ final class CompareCommand implements Callable<Integer> {
     s.bits = method.bits();
     s.projection = method.projection();
     s.seed = training.seed;
-    s.quantizer = quantizer;
+    s.quantizer = new QuantizerOption();
+    s.quantizer.name = method.quantizer().spelling();
     return s.build(d);
   }
 
@@ -369,11 +379,11 @@ final class CompareCommand implements Callable<Integer> {
 
   static String table(List<Result> results, Task task) {
     StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
-        "%-14s  %6s  %8s  %14s  %9s  %9s  %10s  %10s  %13s%n", "method", "m", "features",
+        "%-30s  %6s  %8s  %14s  %9s  %9s  %10s  %10s  %13s%n", "method", "m", "features",
         "memory bits", "delta1", "delta2", "|K-K~|_F", "|K-K~|_2", metricName(task)));
     for (Result r : results) {
       s.append(String.format(Locale.ROOT,
-          "%-14s  %6d  %8d  %14s  %9.4g  %9.4g  %10.4g  %10.4g  %13s%n", r.method().label(),
+          "%-30s  %6d  %8d  %14s  %9.4g  %9.4g  %10.4g  %10.4g  %13s%n", r.method().label(),
           r.method().m(), r.featureCount(), Human.count(r.memory().totalBits()),
           r.delta().delta1(), r.delta().delta2(), r.delta().frobeniusError(),
           r.delta().spectralError(),

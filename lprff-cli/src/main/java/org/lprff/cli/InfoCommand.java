@@ -19,6 +19,7 @@ import org.lprff.cli.output.FeatureFileInfo;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Json;
 import org.lprff.cli.output.Version;
+import org.lprff.vector.codec.FloatList;
 import org.lprff.vector.codec.QuantizationScale;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import picocli.CommandLine.Command;
@@ -70,10 +71,17 @@ final class InfoCommand implements Callable<Integer> {
     rows.add(row("bits (b)", spec.isFloat() ? "32 (float32 features)" : Integer.toString(spec.bits())));
     rows.add(row("projection", spec.projection()));
     rows.add(row("seed", Long.toString(spec.seed())));
-    rows.add(row("quantizer", spec.isFloat()
-        ? spec.quantizer().key() + " (unused at 32 bits)" : spec.quantizer().key()));
+    rows.add(row("quantizer", spec.isFloat() && spec.condensation().isEmpty()
+        ? spec.quantizer().spelling() + " (unused at 32 bits)" : spec.quantizer().spelling()));
+    spec.condensation().ifPresent(c -> rows.add(row("condensation", FloatList.format(
+        c.weights()) + " (feature k = sum_i u_i z[k " + c.block() + " + i]: "
+        + Human.count(spec.modelFeatures()) + " features)")));
     if (spec.isFloat()) {
       rows.add(row("scale", "none (float32 features)"));
+    } else if (!spec.quantizer().affine()) {
+      rows.add(row("codebook", FloatList.format(spec.levels()) + " (value = codebook[code])"));
+      rows.add(row("bit order", FeaturizerSpec.BIT_ORDER + " (feature i in bits [" + spec.bits()
+          + "i, " + spec.bits() + "i + " + spec.bits() + ") of its row, least significant first)"));
     } else {
       QuantizationScale scale = spec.scale();
       rows.add(row("scale", "lo " + scale.lo() + ", step " + scale.step()
@@ -126,15 +134,24 @@ final class InfoCommand implements Callable<Integer> {
     o.put("bits", spec.bits());
     o.put("projection", spec.projection());
     o.put("seed", spec.seed());
-    o.put("quantizer", spec.quantizer().key());
+    o.put("quantizer", spec.quantizer().spelling());
+    o.put("model_features", spec.modelFeatures());
+    o.put("condensation", spec.condensation().map(c -> floats(c.weights())).orElse(null));
     if (spec.isFloat()) {
       o.put("scale", null);
+      o.put("codebook", null);
       o.put("bit_order", null);
     } else {
-      Map<String, Object> scale = Json.object();
-      scale.put("lo", spec.scale().lo());
-      scale.put("step", spec.scale().step());
-      o.put("scale", scale);
+      if (spec.quantizer().affine()) {
+        Map<String, Object> scale = Json.object();
+        scale.put("lo", spec.scale().lo());
+        scale.put("step", spec.scale().step());
+        o.put("scale", scale);
+        o.put("codebook", null);
+      } else {
+        o.put("scale", null);
+        o.put("codebook", floats(spec.levels()));
+      }
       o.put("bit_order", FeaturizerSpec.BIT_ORDER);
     }
     o.put("label_type", labelTypeName(schema.labelType()));
@@ -173,5 +190,13 @@ final class InfoCommand implements Callable<Integer> {
   /** "none", "regression" or "classes". */
   private static String labelTypeName(LabelType type) {
     return type.name().toLowerCase(Locale.ROOT);
+  }
+
+  private static List<Object> floats(float[] values) {
+    List<Object> list = new ArrayList<>();
+    for (float v : values) {
+      list.add(v);
+    }
+    return list;
   }
 }

@@ -22,7 +22,6 @@ import org.lprff.cli.options.ModelOption;
 import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.Version;
 import org.lprff.cli.workflow.ModelTasks;
-import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.stream.FeatureRows;
@@ -43,9 +42,11 @@ import picocli.CommandLine.Spec;
     description = {
       "Predict raw rows (CSV, LIBSVM, IDX, Arrow) with a model file: the rows are standardized"
           + " with the training statistics and featurized with the model's spec (same kernel,"
-          + " projection, seed) at FULL PRECISION (float32, the same z(x) unrounded) unless"
-          + " --quantized, which uses the model's bits (quantized test features add about"
-          + " |w|^2 sigma_b^2 to the expected squared error).",
+          + " projection, seed); for stochastic rounding at FULL PRECISION (float32, the same"
+          + " z(x) unrounded) unless --quantized, which uses the model's bits (quantized test"
+          + " features add about |w|^2 sigma_b^2 to the expected squared error); for a"
+          + " deterministic quantizer (nearest, shared-threshold, lloyd-max, sigma-delta) at the"
+          + " model's bits, the feature map it learned.",
       "",
       "Writes a CSV, one line per input row, in input order: 'prediction' (regression) or"
           + " 'class' (classification) and with --probabilities the class probabilities."
@@ -64,7 +65,7 @@ final class PredictCommand implements Callable<Integer> {
   Path output;
 
   @Option(names = "--quantized", description = "Featurize at the model's bits instead of"
-      + " float32.")
+      + " float32 (stochastic rounding; the deterministic quantizers always do).")
   boolean quantized;
 
   @Option(names = "--probabilities", description = "Classification: add p0..p(k-1) columns.")
@@ -74,7 +75,7 @@ final class PredictCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     ModelFile.Model m = model.read();
     Task task = ModelTasks.task(m);
-    FeaturizerSpec spec = quantized ? m.spec() : m.spec().withBits(32);
+    FeaturizerSpec spec = quantized ? m.spec() : m.spec().scoringSpec();
     Featurizer featurizer = Featurizer.of(spec);
     RowSources.Format resolved;
     LabelColumn label;
@@ -115,9 +116,7 @@ final class PredictCommand implements Callable<Integer> {
           }
           int n = batch.rows();
           featurizer.featurize(batch.values(), n, batch.firstRowId(), z, 0);
-          FeatureRows rows = spec.isFloat()
-              ? FeatureRows.float32(z, 0, n, spec.features())
-              : FeatureRows.of(new PackedRows(z, 0, n, spec.features(), spec.scale()));
+          FeatureRows rows = FeatureRows.of(spec, z, 0, n);
           m.weights().predict(rows, scores);
           for (int r = 0; r < n; r++) {
             line.setLength(0);

@@ -87,7 +87,8 @@ class InfoCommandTest {
     assertTrue(json.startsWith("{\"file\":" + Json.write(out.toString()) + ",\"ipc\":\"stream\","
         + "\"format_version\":\"2\",\"kernel\":{\"name\":\"gaussian\",\"sigma\":2.0},"
         + "\"input_dim\":4,\"features\":64,\"bits\":16,\"projection\":\"dense\",\"seed\":0,"
-        + "\"quantizer\":\"stochastic\",\"scale\":{\"lo\":-0.17677669,\"step\":5.394879E-6},"
+        + "\"quantizer\":\"stochastic\",\"model_features\":64,\"condensation\":null,"
+        + "\"scale\":{\"lo\":-0.17677669,\"step\":5.394879E-6},\"codebook\":null,"
         + "\"bit_order\":\"lsb0\",\"label_type\":\"regression\",\"row_ids\":false,\"rows\":23,"
         + "\"record_batches\":1,\"bytes_per_row\":128,\"file_size\":" + Files.size(out)
         + ",\"standardization\":null,\"metadata\":{\"lprff.format.version\":\"2\","), json);

@@ -43,8 +43,8 @@ final class DistributedFit {
     FeaturizerSpec spec = FeatureColumn.spec(dataset.schema(), columns.features());
     FeatureColumn.requireRowIds(dataset.schema(), columns.rowId());
     TrainingRequest request = (classification
-        ? TrainingRequest.classification(spec.features())
-        : TrainingRequest.regression(spec.features()))
+        ? TrainingRequest.classification(spec.modelFeatures())
+        : TrainingRequest.regression(spec.modelFeatures()))
         .withSolver(solver(solver))
         .withSeed(seed);
     if (l2 != null) {
@@ -107,7 +107,7 @@ final class DistributedFit {
     int rowBytes = spec.rowBytes();
     JavaRDD<PackedBlock> blocks = selected.javaRDD()
         .mapPartitions(it -> blocks(it, rowBytes, classification, features, label));
-    return SparkPartitions.of(blocks, spec.features(), spec.bits(), cached);
+    return SparkPartitions.of(blocks, spec, cached);
   }
 
   /** A partition's rows as blocks of {@link #BLOCK_ROWS}. */

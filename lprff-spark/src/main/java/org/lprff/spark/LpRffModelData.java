@@ -11,7 +11,6 @@ import java.util.Map;
 import org.lprff.arrow.ModelFile;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.stream.FeatureRows;
-import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.train.LinearModel;
 import org.lprff.vector.train.TrainingReport;
 
@@ -117,10 +116,7 @@ public final class LpRffModelData implements Serializable {
       throw new IllegalArgumentException("a packed row has " + (row == null ? "no" : row.length)
           + " bytes, the model's spec says " + s.rowBytes());
     }
-    FeatureRows z = s.isFloat()
-        ? FeatureRows.float32(MemorySegment.ofArray(row), 0, 1, s.features())
-        : FeatureRows.of(new PackedRows(MemorySegment.ofArray(row), 0, 1, s.features(),
-            s.scale()));
+    FeatureRows z = FeatureRows.of(s, MemorySegment.ofArray(row), 0, 1);
     return model().predict(z);
   }
 

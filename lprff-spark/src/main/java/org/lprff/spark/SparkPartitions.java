@@ -4,15 +4,16 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.concurrent.Executor;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.storage.StorageLevel;
-import org.lprff.vector.codec.PackedRows;
-import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.MiniBatch;
 import org.lprff.vector.stream.MiniBatchSource;
@@ -36,26 +37,29 @@ final class SparkPartitions implements Partitions {
   private static final int TREE_DEPTH = 2;
 
   private final JavaRDD<PackedBlock> blocks;
+  /** The spec's metadata (serializable, for the executors), its model features and bits. */
+  private final HashMap<String, String> spec;
   private final int features;
   private final int bits;
   private final long rows;
   /** Every RDD this data set and its splits cached, to release at the end of a fit. */
   private final List<JavaRDD<?>> cached;
 
-  private SparkPartitions(JavaRDD<PackedBlock> blocks, int features, int bits,
+  private SparkPartitions(JavaRDD<PackedBlock> blocks, FeaturizerSpec spec,
       List<JavaRDD<?>> cached) {
     this.blocks = blocks.persist(StorageLevel.MEMORY_AND_DISK());
     cached.add(this.blocks);
-    this.features = features;
-    this.bits = bits;
+    this.spec = new HashMap<>(spec.toMap());
+    this.features = spec.modelFeatures();
+    this.bits = spec.bits();
     this.cached = cached;
     this.rows = this.blocks.map(b -> (long) b.rows()).fold(0L, Long::sum);
   }
 
   /** Caches {@code blocks} (counting their rows: one job); {@code cached} collects the RDDs. */
-  static SparkPartitions of(JavaRDD<PackedBlock> blocks, int features, int bits,
+  static SparkPartitions of(JavaRDD<PackedBlock> blocks, FeaturizerSpec spec,
       List<JavaRDD<?>> cached) {
-    return new SparkPartitions(blocks, features, bits, cached);
+    return new SparkPartitions(blocks, spec, cached);
   }
 
   @Override
@@ -75,10 +79,9 @@ final class SparkPartitions implements Partitions {
 
   @Override
   public <S> S sum(Pass<S> pass, Executor helpers) {
-    int m = features;
-    int b = bits;
+    HashMap<String, String> map = spec;
     JavaRDD<S> partials = blocks.mapPartitions(
-        it -> List.of(pass.over(new BlockSource(list(it), m, b), null)).iterator());
+        it -> List.of(pass.over(new BlockSource(list(it), map), null)).iterator());
     Function2<S, S, S> plus = (x, y) -> x == null ? y : y == null ? x : pass.plus(x, y);
     return partials.treeAggregate(null, plus, plus, TREE_DEPTH);
   }
@@ -103,7 +106,7 @@ final class SparkPartitions implements Partitions {
     JavaRDD<PackedBlock> kept = blocks
         .map(block -> block.filter(id -> RowSplit.validation(seed, id) == validation))
         .filter(block -> block != null);
-    return new SparkPartitions(kept, features, bits, cached);
+    return new SparkPartitions(kept, FeaturizerSpec.fromMap(spec), cached);
   }
 
   @Override
@@ -112,8 +115,22 @@ final class SparkPartitions implements Partitions {
   }
 
   /** A partition's blocks as a source: each block copied to native memory, cut into batches. */
-  private record BlockSource(List<PackedBlock> blocks, int features, int bits)
+  private record BlockSource(List<PackedBlock> blocks, FeaturizerSpec spec)
       implements MiniBatchSource {
+
+    BlockSource(List<PackedBlock> blocks, Map<String, String> spec) {
+      this(blocks, FeaturizerSpec.fromMap(spec));
+    }
+
+    @Override
+    public int features() {
+      return spec.modelFeatures();
+    }
+
+    @Override
+    public int bits() {
+      return spec.bits();
+    }
 
     @Override
     public long rows() {
@@ -133,7 +150,6 @@ final class SparkPartitions implements Partitions {
         largest = Math.max(largest, b.features().length);
       }
       MemorySegment scratch = arena.allocate(largest, 64);
-      QuantizationScale scale = bits == 32 ? null : QuantizationScale.forFeatures(features, bits);
       return new Batches() {
         private int block = -1;
         private int from;
@@ -146,8 +162,7 @@ final class SparkPartitions implements Partitions {
               PackedBlock b = blocks.get(block);
               MemorySegment.copy(MemorySegment.ofArray(b.features()), 0, scratch, 0,
                   b.features().length);
-              rows = bits == 32 ? FeatureRows.float32(scratch, 0, b.rows(), features)
-                  : FeatureRows.of(new PackedRows(scratch, 0, b.rows(), features, scale));
+              rows = FeatureRows.of(spec, scratch, 0, b.rows());
               from = 0;
             }
           }

@@ -149,9 +149,9 @@ public final class SpecOptions {
     if (seed != null && seed != like.seed()) {
       conflicts.add(conflict(source, "--seed", seed, FeaturizerSpec.KEY_SEED, like.seed()));
     }
-    if (quantizer.name != null && quantizer.quantizer() != like.quantizer()) {
-      conflicts.add(conflict(source,
-          "--quantizer", quantizer.name, FeaturizerSpec.KEY_QUANTIZER, like.quantizer().key()));
+    if (quantizer.name != null && !quantizer.quantizer().equals(like.quantizer())) {
+      conflicts.add(conflict(source, "--quantizer", quantizer.name, FeaturizerSpec.KEY_QUANTIZER,
+          like.quantizer().spelling()));
     }
     if (!conflicts.isEmpty()) {
       throw new IllegalArgumentException(

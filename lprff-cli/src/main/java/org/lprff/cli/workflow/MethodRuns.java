@@ -10,7 +10,6 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.function.Consumer;
 import org.ejml.data.DMatrixRMaj;
 import org.lprff.cli.output.Human;
-import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
@@ -59,11 +58,16 @@ public final class MethodRuns {
       return projection.equals(NYSTROM);
     }
 
-    /** "nystrom", "circulant/4", or "circulant/4/nearest" for a quantizer other than stochastic. */
+    /**
+     * "nystrom", "circulant/4", or "circulant/4/lloyd-max" for a quantizer other than stochastic
+     * (its spelling: "circulant/2/sigma-delta:2:8"; at 32 bits only Sigma-Delta's condensed map
+     * is named).
+     */
     public String label() {
+      boolean named = quantizer instanceof Quantizer.SigmaDelta
+          || bits < 32 && quantizer != Quantizer.STOCHASTIC;
       return nystrom() ? NYSTROM
-          : projection + "/" + bits
-              + (bits < 32 && quantizer != Quantizer.STOCHASTIC ? "/" + quantizer.key() : "");
+          : projection + "/" + bits + (named ? "/" + quantizer.spelling() : "");
     }
   }
 
@@ -172,14 +176,16 @@ public final class MethodRuns {
       DMatrixRMaj approx = KernelMatrix.gram(sample, subsample.length, spec, pool);
       SpectralApproximation delta = reference.compare(approx);
       double deltaSeconds = seconds(t1);
-      TrainingMemory memory = TrainingMemory.forProjection(spec.projection(), spec.inputDim(),
-          spec.features(), spec.bits(), protocol.batchRows(), task.outputs());
-      // The heldout metric scores full-precision rows of the same map, as predict does by
-      // default (quantized test rows would add |w|^2 times the rounding variance to the error).
-      FeatureRows scored = spec.isFloat() ? heldoutZ
-          : featurize(Featurizer.of(spec.withBits(32)), spec.withBits(32), heldout, arena, pool);
-      return trainAndEvaluate(method, protocol, spec.features(), memory, delta, trainZ, scored,
-          featurizeSeconds, deltaSeconds);
+      TrainingMemory memory =
+          TrainingMemory.forSpec(spec, protocol.batchRows(), task.outputs());
+      // The heldout metric scores rows of the spec predict scores by default: full precision
+      // for stochastic rounding (quantized test rows would add |w|^2 times the rounding
+      // variance to the error), the quantized map itself for a deterministic quantizer.
+      FeaturizerSpec scoring = spec.scoringSpec();
+      FeatureRows scored = scoring.equals(spec) ? heldoutZ
+          : featurize(Featurizer.of(scoring), scoring, heldout, arena, pool);
+      return trainAndEvaluate(method, protocol, spec.modelFeatures(), memory, delta, trainZ,
+          scored, featurizeSeconds, deltaSeconds);
     }
   }
 
@@ -268,9 +274,7 @@ public final class MethodRuns {
     } else {
       featurizer.featurize(rows.x(), rows.n(), 0, out, 0, 0, pool);
     }
-    return spec.isFloat()
-        ? FeatureRows.float32(out, 0, rows.n(), spec.features())
-        : FeatureRows.of(new PackedRows(out, 0, rows.n(), spec.features(), spec.scale()));
+    return FeatureRows.of(spec, out, 0, rows.n());
   }
 
   private static double seconds(long since) {

@@ -16,6 +16,7 @@ import org.lprff.arrow.input.Standardization;
 import org.lprff.cli.options.TrainingConfig;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Json;
+import org.lprff.vector.codec.LloydMaxCodebook;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.metrics.TrainingMemory;
 import org.lprff.vector.train.Evaluation;
@@ -120,6 +121,19 @@ public final class Training {
           report.model(), training);
     }
 
+    /**
+     * Per feature and row, what low precision adds to the Gram diagonal: the rounding variance of
+     * a uniform grid's codes, or a codebook's mean squared error (Lloyd-Max is deterministic:
+     * its error is a bias, not a variance, but it sits on the diagonal alike).
+     */
+    static double roundingVariance(FeaturizerSpec spec) {
+      if (spec.isFloat()) {
+        return 0.0;
+      }
+      return spec.quantizer().affine() ? spec.scale().cosineRoundingVariance()
+          : LloydMaxCodebook.forBits(spec.bits()).meanSquaredError() * 2.0 / spec.features();
+    }
+
     public Map<String, Object> json() {
       Task task = task();
       Solver solver = solver();
@@ -129,7 +143,7 @@ public final class Training {
       o.put("features", spec.features());
       o.put("bits", spec.bits());
       // Per feature and row: what low precision adds to the Gram diagonal (an implicit ridge).
-      o.put("rounding_variance", spec.isFloat() ? 0.0 : spec.scale().cosineRoundingVariance());
+      o.put("rounding_variance", roundingVariance(spec));
       o.put("train_rows", report.trainRows());
       o.put("heldout_rows", heldoutRows);
       boolean probabilities = task != Task.REGRESSION && solver != Solver.CLOSED_FORM;
@@ -213,7 +227,7 @@ public final class Training {
     boolean classification = options.classification();
     try (FeatureFileBatches train = FeatureFileBatches.mapped(trainFile, order, classification)) {
       FeaturizerSpec spec = train.spec();
-      TrainingRequest request = options.request(spec.features());
+      TrainingRequest request = options.request(spec.modelFeatures());
       return run(train, trainFile, validationFile,
           request.solver() == Solver.CLOSED_FORM ? refitFile : null, heldoutFile, request,
           options, progress);
@@ -266,8 +280,7 @@ public final class Training {
       Map<String, String> meta = train.schema().metadata();
       Standardization standardization =
           meta.containsKey(Standardization.KEY_MEAN) ? Standardization.fromMap(meta) : null;
-      TrainingMemory memory = TrainingMemory.forProjection(spec.projection(), spec.inputDim(),
-          spec.features(), spec.bits(), options.batch(), task.outputs());
+      TrainingMemory memory = TrainingMemory.forSpec(spec, options.batch(), task.outputs());
       String taskName = task == Task.REGRESSION ? "regression"
           : report.classes() == 2 ? "binary" : "classification";
       return new Outcome(spec, standardization, taskName, heldout.rows(), report, eval, memory,

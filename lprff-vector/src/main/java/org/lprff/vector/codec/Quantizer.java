@@ -92,8 +92,8 @@ public sealed interface Quantizer
   }
 
   /**
-   * The features a model reads for m features at b bits: m, or m / block for Sigma-Delta below 32
-   * bits.
+   * The features a model reads for m features at b bits: m, or m / block for Sigma-Delta (whose
+   * feature map, quantized or not, is the condensed one).
    */
   default int modelFeatures(int features, int bits) {
     return features;
@@ -113,9 +113,9 @@ public sealed interface Quantizer
   }
 
   /**
-   * The keys beside {@code lprff.quantizer}: the parameters (Sigma-Delta's order and block) and,
-   * below 32 bits, what a reader needs to decode (Lloyd-Max's codebook, Sigma-Delta's
-   * condensation).
+   * The keys beside {@code lprff.quantizer}: the parameters and what a reader needs to decode
+   * (Lloyd-Max's codebook below 32 bits; Sigma-Delta's order, block and condensation at any
+   * bits: a Sigma-Delta map is the condensed one, float32 features included).
    */
   default Map<String, String> metadata(int features, int bits) {
     return Map.of();
@@ -342,16 +342,13 @@ public sealed interface Quantizer
 
     @Override
     public int modelFeatures(int features, int bits) {
-      return bits == 32 ? features : features / block;
+      return features / block;
     }
 
     @Override
     public void check(int features, int bits) {
       Quantizer.super.check(features, bits);
-      if (bits == 32) {
-        return;
-      }
-      if (bits < order) {
+      if (bits != 32 && bits < order) {
         throw new IllegalArgumentException("sigma-delta of order " + order + " needs at least "
             + order + " bits (2^b levels > 2^r - 1), bits is " + bits);
       }
@@ -403,9 +400,7 @@ public sealed interface Quantizer
       Map<String, String> map = new LinkedHashMap<>();
       map.put(KEY_ORDER, Integer.toString(order));
       map.put(KEY_BLOCK, Integer.toString(block));
-      if (bits != 32) {
-        map.put(KEY_CONDENSATION, FloatList.format(condensation()));
-      }
+      map.put(KEY_CONDENSATION, FloatList.format(condensation()));
       return map;
     }
 

@@ -3,7 +3,9 @@ package org.lprff.vector.featurize;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import org.lprff.vector.codec.Condensation;
 import org.lprff.vector.codec.FloatList;
 import org.lprff.vector.codec.QuantizationScale;
 import org.lprff.vector.codec.Quantizer;
@@ -146,9 +148,30 @@ public record FeaturizerSpec(
     return quantizer.levels(features, bits);
   }
 
+  /**
+   * The condensation of a Sigma-Delta spec (its m features, codes or float32, are read as
+   * {@link #modelFeatures()} condensed ones); empty for every other quantizer.
+   */
+  public Optional<Condensation> condensation() {
+    return quantizer instanceof Quantizer.SigmaDelta sd
+        ? Optional.of(sd.condenser())
+        : Optional.empty();
+  }
+
   /** The features a model reads: m, or m / block for Sigma-Delta codes ({@link Quantizer}). */
   public int modelFeatures() {
     return quantizer.modelFeatures(features, bits);
+  }
+
+  /**
+   * The spec a model trained on this spec's features scores new rows with by default: float32
+   * (b = 32) for stochastic rounding, whose codes average to the features (quantized test rows
+   * only add |w|^2 times the rounding variance); this spec itself for a deterministic quantizer
+   * (nearest, shared-threshold, Lloyd-Max, Sigma-Delta), whose codes are the feature map the
+   * model learned (a full-precision row is not what it was trained on).
+   */
+  public FeaturizerSpec scoringSpec() {
+    return quantizer.randomized() ? withBits(32) : this;
   }
 
   /** This spec with another seed. */
@@ -229,13 +252,15 @@ public record FeaturizerSpec(
             Quantizer.fromMap(map));
     if (bits == 32) {
       for (String key : new String[] {KEY_SCALE_LO, KEY_SCALE_STEP, KEY_BIT_ORDER,
-          Quantizer.KEY_CODEBOOK, Quantizer.KEY_CONDENSATION}) {
+          Quantizer.KEY_CODEBOOK}) {
         if (map.containsKey(key)) {
           throw new IllegalArgumentException(
               key + " is '" + map.get(key) + "', but bits is 32 (float32 features) which has no"
                   + " packed layout; expected the key to be absent");
         }
       }
+      checkFloats(map, Quantizer.KEY_CONDENSATION, spec.toMap().get(Quantizer.KEY_CONDENSATION),
+          spec);
     } else {
       Map<String, String> derived = spec.toMap();
       for (String key : new String[] {KEY_SCALE_LO, KEY_SCALE_STEP, Quantizer.KEY_CODEBOOK,

@@ -6,6 +6,7 @@ import org.ejml.data.DMatrixRMaj;
 import org.lprff.vector.codec.PackedFeatures;
 import org.lprff.vector.codec.QuantizationScale;
 import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.simd.ParallelTasks;
@@ -200,7 +201,9 @@ public final class KernelMatrix {
   /**
    * K~ = Z Z^T of n rows written by a featurizer of {@code spec}: little-endian float32 for b =
    * 32, packed codes on {@link FeaturizerSpec#scale()} otherwise, rows of {@link
-   * FeaturizerSpec#rowBytes()} bytes from byte 0.
+   * FeaturizerSpec#rowBytes()} bytes from byte 0. Codes of a codebook (Lloyd-Max) and
+   * Sigma-Delta codes are decoded as a model reads them ({@link FeatureRows#of(FeaturizerSpec,
+   * MemorySegment, long, int)}: Sigma-Delta rows condensed to m / block features).
    */
   public static DMatrixRMaj gram(byte[] rows, int n, FeaturizerSpec spec, Executor executor) {
     if (spec == null) {
@@ -210,6 +213,16 @@ public final class KernelMatrix {
       throw new IllegalArgumentException("rows is null");
     }
     int m = spec.features();
+    if (spec.condensation().isPresent() || !spec.isFloat() && !spec.quantizer().affine()) {
+      checkCounts(n, m, "m");
+      FeatureRows decoded = FeatureRows.of(spec, MemorySegment.ofArray(rows), 0, n);
+      int f = decoded.features();
+      float[] values = new float[Math.multiplyExact(n, f)];
+      for (int i = 0; i < n; i++) {
+        decoded.decode(i, values, i * f);
+      }
+      return gram(values, n, f, executor);
+    }
     if (!spec.isFloat()) {
       return gram(MemorySegment.ofArray(rows), 0, n, m, spec.scale(), executor);
     }

@@ -106,6 +106,20 @@ public record TrainingMemory(long featureGenerationBits, long miniBatchBits, lon
   }
 
   /**
+   * {@link #forProjection} of {@code spec}'s projection, d, m and b, with the model over the
+   * features a model reads ({@link FeaturizerSpec#modelFeatures()}: m / block for Sigma-Delta).
+   */
+  public static TrainingMemory forSpec(FeaturizerSpec spec, int batch, int classes) {
+    if (spec == null) {
+      throw new IllegalArgumentException("spec is null");
+    }
+    TrainingMemory memory = forProjection(spec.projection(), spec.inputDim(), spec.features(),
+        spec.bits(), batch, classes);
+    return new TrainingMemory(memory.featureGenerationBits(), memory.miniBatchBits(),
+        model(spec.modelFeatures(), classes));
+  }
+
+  /**
    * The largest m whose {@link #forProjection} training memory at {@code bits} is at most {@code
    * budgetBits}, e.g. the m of an LP-RFF model that fits in the memory of full-precision RFFs at
    * a smaller m (the paper's memory-matched comparisons). The memory grows with m (by steps at

@@ -7,7 +7,6 @@ import org.lprff.vector.codec.Condensation;
 import org.lprff.vector.codec.PackedFeatures;
 import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.codec.QuantizationScale;
-import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.layout.PackedLayout;
 import org.lprff.vector.layout.LittleEndian;
@@ -26,23 +25,19 @@ public sealed interface FeatureRows
   /**
    * n rows of {@code spec}'s features in {@code segment} from {@code byteOffset} on, read as the
    * spec's quantizer decodes them: float32 (b = 32), codes on a grid ({@link Packed}), codes of a
-   * codebook ({@link Coded}: Lloyd-Max), or Sigma-Delta codes condensed block by block ({@link
-   * Condensed}: the rows then have {@link FeaturizerSpec#modelFeatures()} features).
+   * codebook ({@link Coded}: Lloyd-Max); for Sigma-Delta, codes or float32, condensed block by
+   * block ({@link Condensed}: the rows then have {@link FeaturizerSpec#modelFeatures()} features).
    */
   static FeatureRows of(FeaturizerSpec spec, MemorySegment segment, long byteOffset, int rows) {
     if (spec == null) {
       throw new IllegalArgumentException("spec is null");
     }
     int m = spec.features();
-    if (spec.isFloat()) {
-      return float32(segment, byteOffset, rows, m);
-    }
-    FeatureRows codes = spec.quantizer().affine()
-        ? new Packed(new PackedRows(segment, byteOffset, rows, m, spec.scale()))
-        : new Coded(new CodebookRows(segment, byteOffset, rows, m, spec.bits(), spec.levels()));
-    return spec.quantizer() instanceof Quantizer.SigmaDelta sd
-        ? new Condensed(codes, sd.condenser())
-        : codes;
+    FeatureRows values = spec.isFloat() ? float32(segment, byteOffset, rows, m)
+        : spec.quantizer().affine()
+            ? new Packed(new PackedRows(segment, byteOffset, rows, m, spec.scale()))
+            : new Coded(new CodebookRows(segment, byteOffset, rows, m, spec.bits(), spec.levels()));
+    return spec.condensation().<FeatureRows>map(c -> new Condensed(values, c)).orElse(values);
   }
 
   /** Packed rows. */

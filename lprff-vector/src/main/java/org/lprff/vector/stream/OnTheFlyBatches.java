@@ -3,7 +3,6 @@ package org.lprff.vector.stream;
 import java.lang.foreign.MemorySegment;
 import java.util.NoSuchElementException;
 import java.util.concurrent.Executor;
-import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.simd.ParallelTasks;
@@ -114,7 +113,7 @@ public final class OnTheFlyBatches implements MiniBatchSource {
 
   @Override
   public int features() {
-    return featurizer.spec().features();
+    return featurizer.spec().modelFeatures();
   }
 
   @Override
@@ -199,10 +198,7 @@ public final class OnTheFlyBatches implements MiniBatchSource {
       }
       featurize(count);
       position += count;
-      FeatureRows features =
-          featurizer.spec().isFloat()
-              ? FeatureRows.float32(out, 0, count, features())
-              : FeatureRows.of(new PackedRows(out, 0, count, features(), featurizer.scale()));
+      FeatureRows features = FeatureRows.of(featurizer.spec(), out, 0, count);
       return new MiniBatch(features, targetBuffer, classBuffer, idBuffer);
     }
 

@@ -190,4 +190,46 @@ class FeaturizerSpecTest {
     }
   }
 
+  @Test
+  void everyQuantizerRoundTripsThroughItsMetadata() {
+    List<Quantizer> quantizers = List.of(Quantizer.STOCHASTIC, Quantizer.NEAREST,
+        Quantizer.SHARED_THRESHOLD, Quantizer.LLOYD_MAX, Quantizer.sigmaDelta(1, 4),
+        Quantizer.sigmaDelta(2, 8));
+    for (Quantizer q : quantizers) {
+      for (int bits : new int[] {2, 4, 8, 32}) {
+        FeaturizerSpec spec = new FeaturizerSpec(new KernelFunction.Gaussian(1.5), 3, 64, bits,
+            "circulant", 7, q);
+        Map<String, String> map = spec.toMap();
+        assertEquals(spec, FeaturizerSpec.fromMap(map), q + " at " + bits + " bits");
+        assertEquals(q.key(), map.get(FeaturizerSpec.KEY_QUANTIZER));
+        boolean codebook = q == Quantizer.LLOYD_MAX && bits != 32;
+        assertEquals(codebook, map.containsKey(Quantizer.KEY_CODEBOOK));
+        assertEquals(!codebook && bits != 32, map.containsKey(FeaturizerSpec.KEY_SCALE_LO));
+        assertEquals(q instanceof Quantizer.SigmaDelta,
+            map.containsKey(Quantizer.KEY_CONDENSATION));
+        assertEquals(q instanceof Quantizer.SigmaDelta sd ? 64 / sd.block() : 64,
+            spec.modelFeatures());
+      }
+    }
+  }
+
+  @Test
+  void aFileWhoseDecodingDisagreesWithItsSpecIsRefused() {
+    FeaturizerSpec lm = new FeaturizerSpec(new KernelFunction.Gaussian(1), 2, 16, 1, "dense", 1,
+        Quantizer.LLOYD_MAX);
+    Map<String, String> map = new HashMap<>(lm.toMap());
+    map.put(Quantizer.KEY_CODEBOOK, "-0.3,0.3");
+    assertMessage(() -> FeaturizerSpec.fromMap(map), "lprff.codebook is -0.3,0.3", "give");
+    Map<String, String> withScale = new HashMap<>(lm.toMap());
+    withScale.put(FeaturizerSpec.KEY_SCALE_LO, "-0.25");
+    assertMessage(() -> FeaturizerSpec.fromMap(withScale), "lprff.scale.lo", "absent");
+    FeaturizerSpec sd = lm.withQuantizer(Quantizer.sigmaDelta(1, 4));
+    Map<String, String> condensation = new HashMap<>(sd.toMap());
+    condensation.put(Quantizer.KEY_CONDENSATION, "2,2,2,2");
+    assertMessage(() -> FeaturizerSpec.fromMap(condensation), "lprff.condensation is 2,2,2,2");
+    assertMessage(() -> lm.withBits(16), "lloyd-max", "bits is 16");
+    assertMessage(() -> sd.withQuantizer(Quantizer.sigmaDelta(1, 3)), "features is 16", "block 3");
+    assertEquals(sd, sd.scoringSpec());
+    assertEquals(32, lm.withQuantizer(Quantizer.STOCHASTIC).scoringSpec().bits());
+  }
 }
