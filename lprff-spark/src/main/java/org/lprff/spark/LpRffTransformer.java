@@ -51,7 +51,7 @@ import org.lprff.vector.kernel.KernelFunction;
  * {@code kernel} ("gaussian"; "laplacian", "matern"), {@code sigma} (1.0; the length scale for
  * matern), {@code nu} (1.5, matern only), {@code numFeatures} (1024), {@code bits} (4; 1, 2, 4, 8,
  * 16, or 32 for float32), {@code projection} ("circulant"; "dense", "fastfood", "orthogonal"),
- * {@code seed} (0), {@code quantizer} ("stochastic"; "nearest"), {@code inputDim} (0: from the
+ * {@code seed} (0), {@code quantizer} ("stochastic"; any {@link Quantizer#parse} spelling: "nearest", "shared-threshold", "lloyd-max", "sigma-delta:1:4"), {@code inputDim} (0: from the
  * column's ML attributes, else from its first row).
  */
 public final class LpRffTransformer extends Transformer implements DefaultParamsWritable {
@@ -90,7 +90,7 @@ public final class LpRffTransformer extends Transformer implements DefaultParams
     bits = new IntParam(uid, "bits", "bits per feature: 1, 2, 4, 8, 16, or 32 for float32");
     projection = new Param<>(uid, "projection", "dense, circulant, fastfood or orthogonal");
     seed = new LongParam(uid, "seed", "the seed of the projection and the rounding");
-    quantizer = new Param<>(uid, "quantizer", "stochastic or nearest rounding");
+    quantizer = new Param<>(uid, "quantizer", "stochastic, nearest, shared-threshold, lloyd-max or sigma-delta[:ORDER[:BLOCK]]");
     inputDim = new IntParam(uid, "inputDim",
         "the input width d; 0 reads it from the column's ML attributes or its first row");
     setDefault(outputCol, "features");

@@ -28,14 +28,17 @@ class LpRffTransformerTest extends SparkTestBase {
   private static final Diamonds.Split DATA = Diamonds.split(Diamonds.sample(N, 5), N, 0);
 
   /** Every row's bytes, by row id, equal the local featurizer's for the same id and spec. */
-  @ParameterizedTest(name = "{0} partitions, {1}, b = {2}")
-  @CsvSource({"1, circulant, 4", "2, circulant, 4", "7, circulant, 4", "7, dense, 1",
-      "2, fastfood, 8", "7, orthogonal, 32"})
+  @ParameterizedTest(name = "{0} partitions, {1}, b = {2}, {3}")
+  @CsvSource({"1, circulant, 4, stochastic", "2, circulant, 4, stochastic",
+      "7, circulant, 4, stochastic", "7, dense, 1, stochastic", "2, fastfood, 8, stochastic",
+      "7, orthogonal, 32, stochastic", "7, circulant, 2, lloyd-max",
+      "2, circulant, 1, shared-threshold", "7, dense, 4, sigma-delta:2:8"})
   void bytesEqualTheLocalFeaturizersWhateverThePartitioning(int partitions, String projection,
-      int bits) {
+      int bits, String quantizer) {
     long firstId = 100; // ids need not start at 0
     LpRffTransformer t = new LpRffTransformer().setInputCol("x").setNumFeatures(200)
-        .setBits(bits).setProjection(projection).setSigma(2.0).setSeed(17);
+        .setBits(bits).setProjection(projection).setSigma(2.0).setSeed(17)
+        .setQuantizer(quantizer);
     Dataset<Row> out = t.transform(frame(DATA.trainX(), Diamonds.D, DATA.trainY(), firstId,
         partitions));
     assertEquals(partitions, out.javaRDD().getNumPartitions());
