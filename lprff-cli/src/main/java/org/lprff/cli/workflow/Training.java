@@ -141,6 +141,7 @@ public final class Training {
       o.put("task", taskName);
       o.put("classes", report.classes());
       o.put("features", spec.features());
+      o.put("model_features", spec.modelFeatures());
       o.put("bits", spec.bits());
       // Per feature and row: what low precision adds to the Gram diagonal (an implicit ridge).
       o.put("rounding_variance", roundingVariance(spec));
