@@ -69,7 +69,7 @@ public final class Featurizer {
   private final Projection projection;
   private final float[] phases;
   private final float s;
-  /** Null for b = 32. */
+  /** Null for b = 32 and for a codebook quantizer. */
   private final QuantizationScale scale;
   private final int rowBytes;
   private final int block;
@@ -88,7 +88,8 @@ public final class Featurizer {
     this.phases = new float[m];
     spec.kernel().samplePhases(spec.seed(), m, phases);
     this.s = (float) Math.sqrt(2.0 / m);
-    this.scale = spec.isFloat() ? null : spec.scale();
+    // Only b = 16 rounds on the grid here; a codebook quantizer (Lloyd-Max) has none.
+    this.scale = spec.isFloat() || !spec.quantizer().affine() ? null : spec.scale();
     this.rowBytes = spec.rowBytes();
     // A Sigma-Delta block never straddles two blocks of the pass.
     int unit = spec.quantizer() instanceof Quantizer.SigmaDelta sd && !spec.isFloat()
@@ -154,7 +155,10 @@ public final class Featurizer {
     return s;
   }
 
-  /** The quantization grid; absent (IllegalStateException) for b = 32. */
+  /**
+   * The quantization grid; absent (IllegalStateException) for b = 32 and for a codebook quantizer
+   * (Lloyd-Max: {@link FeaturizerSpec#levels()}).
+   */
   public QuantizationScale scale() {
     return spec.scale();
   }
