@@ -219,6 +219,7 @@ class SigmaDeltaProperties {
               FeatureRows decoded = FeatureRows.of(spec, MemorySegment.ofArray(bytes), 0, n);
               float[] z = new float[m / block];
               double largest = 0;
+              double worst = 0;
               for (int r = 0; r < n; r++) {
                 decoded.decode(r, z, 0);
                 for (int b0 = 0; b0 < m; b0 += block) {
@@ -253,6 +254,7 @@ class SigmaDeltaProperties {
                     condensedCosines += u[i] * s * y;
                     absolute += Math.abs(u[i] * (double) levels[codes[r][b0 + i]]);
                   }
+                  worst = Math.max(worst, Math.abs(weighted) / (diff * step / 2));
                   if (!condensed) {
                     continue;
                   }
@@ -274,7 +276,8 @@ class SigmaDeltaProperties {
               }
               if (coder == PROJECT) {
                 Report.line(sd + " b = " + bits + " m = " + m + ": largest |u| / (D / 2) = " + largest
-                    + ", allowance at the block's end " + maxTol / (step / 2) + " D / 2");
+                    + ", allowance at the block's end " + maxTol / (step / 2) + " D / 2"
+                    + "; largest |sum v (c - q)| / (|Δ^r v|_1 D / 2) = " + worst);
               }
             });
   }

@@ -32,11 +32,12 @@ import org.lprff.vector.simd.spi.CosineCodes;
  *   <li><b>Monotone</b> in c for each feature: T is monotone in c, and two cosines of one interval
  *       meet the same draw.
  *   <li><b>Unbiased over the seed</b>: h_{i,j} is uniform on [0, 2^16), so the code goes up with
- *       probability (T mod 2^16) / 2^16 and E_seed[code] = T / 2^16, within 1.5 2^-16 of t (T is
- *       t 2^16 to within one float rounding of the sum and the truncation): |E_seed[s code-value]
- *       - s c| <= 2^-15 step.
+ *       probability (T mod 2^16) / 2^16 and E_seed[code] = T / 2^16, within 2^-16 of t (the sum
+ *       is rounded to float once, by at most 1/2, and truncated, by less than 1): the decoded
+ *       value's mean over seeds is s c within 2^-16 step (plus the float grid's rounding of the
+ *       levels).
  *   <li><b>Variance over the seed</b>: Var_seed = (v - lo')(hi' - v) for the value v = s c and the
- *       levels lo' <= v <= hi' around it (up to the same 2^-15 step in v), as for stochastic
+ *       levels lo' <= v <= hi' around it (up to the same 2^-16 step in v), as for stochastic
  *       rounding; but the rounding errors of two inputs in one interval of one feature are fully
  *       correlated, where stochastic rounding makes them independent.
  * </ul>
