@@ -50,15 +50,20 @@ import org.quicktheories.generators.Generate;
  * unquantized condensed features f = s sum_i u_i c_i of the b-bit and of the double cosines. The
  * decoded minus the unquantized condensed features, e, have |e| <= E = sqrt(p) times the
  * per-feature bound above (asserted), so the first term is at most (|f(x)| + |f(y)|) E + E^2
- * (Cauchy-Schwarz), asserted deterministically. The
- * third is a mean of p independent terms T = p f_k(x) f_k(y) with E T = k (dense projection,
- * features independent, sum u_i^2 = λ), E T^2 <= 3 (fourth moments of the cosines) and |T - k| <=
- * 2λ + 1: Bernstein at delta = 1e-6 / ({@value #KERNEL_EXAMPLES} x 2 sizes), plus 1e-3 for the
- * float projection (as KernelEstimateProperties). Checked at p = 64 and 4096 (λ <= {@value
- * #KERNEL_MAX_BLOCK}): the statistical part
- * shrinks as 1 / sqrt(p), the quantization part with λ (it is sqrt(2 / λ) 2^r D / 2 sqrt(λ) / |v|_2
- * per unit norm) but not with p at fixed λ. The check rejects condensing with v instead of u (the
- * features then carry a factor |v|_2 / sqrt(λ)).
+ * (Cauchy-Schwarz), asserted deterministically. The third is a mean of p independent terms T = p
+ * f_k(x) f_k(y) with E T = k (dense projection, features independent, sum u_i^2 = λ), E T^2 <= 3
+ * (E c^2 = 1/2, E c^4 = 3/8 give E f_k^4 <= 3 s^4 λ^2 / 4) and |T - k| <= 2λ + 1: Bernstein at
+ * delta = 1e-6 / ({@value #KERNEL_EXAMPLES} x 2 sizes), plus 1e-3 for the float projection (as
+ * KernelEstimateProperties). Checked at p = 64 and 4096 (λ <= {@value #KERNEL_MAX_BLOCK}): the
+ * statistical part shrinks as 1 / sqrt(p); the quantization part shrinks with λ (per unit norm it
+ * is sqrt(2 / λ) sqrt(λ) |Δ^r v|_1 D / (2 |v|_2)) but not with p at fixed λ. The check rejects
+ * condensing with v instead of u (features carrying a factor |v|_2 / sqrt(λ), r >= 2).
+ *
+ * <p><b>Observed</b> (-Dlprff.props.verbose=true): the exact state reaches 1.63 D / 2 at r = 3, λ =
+ * 126, b = 8 (the body's float state drifts from the exact one along long third-order blocks;
+ * inside the allowance, which is loose there), while |sum v (c - q)| stays below 0.81 |Δ^r v|_1 D
+ * / 2 in every generated case: Δ^r v has 2^r nonzero entries, so only the state at those points
+ * enters the condensed error.
  */
 class SigmaDeltaProperties {
 
@@ -263,13 +268,13 @@ class SigmaDeltaProperties {
                   assertTrue(Math.abs(weighted) <= bound, where + ": condensed error |sum v (c - q)| = "
                       + Math.abs(weighted) + " beyond |Δ^r v|_1 (D / 2 + tol) = " + bound);
                   if (coder == PROJECT) {
-                    double k = b0 / block;
-                    assertTrue(Math.abs(z[(int) k] - condensedCodes) <= 1e-6 * absolute + 1e-30,
-                        where + ": decoded " + z[(int) k] + ", expected " + condensedCodes);
+                    int k = b0 / block;
+                    assertTrue(Math.abs(z[k] - condensedCodes) <= 1e-6 * absolute + 1e-30,
+                        where + ": decoded " + z[k] + ", expected " + condensedCodes);
                     double featureBound = s * Math.sqrt(block) / vNorm * bound
                         + 0x1p-20 * absolute + 0x1p-20 * s * block;
-                    assertTrue(Math.abs(z[(int) k] - condensedCosines) <= featureBound,
-                        where + ": condensed feature " + z[(int) k] + " vs " + condensedCosines
+                    assertTrue(Math.abs(z[k] - condensedCosines) <= featureBound,
+                        where + ": condensed feature " + z[k] + " vs " + condensedCosines
                             + " beyond " + featureBound);
                   }
                 }
