@@ -38,6 +38,7 @@ import org.lprff.vector.simd.scalar.ScalarDenseProjection;
 import org.lprff.vector.simd.scalar.ScalarRounding;
 import org.lprff.vector.simd.scalar.ScalarUnpack;
 import org.lprff.vector.simd.spi.CosineBody;
+import org.lprff.vector.simd.spi.CosineCodes;
 import org.lprff.vector.simd.spi.CosineCodesBody;
 import org.lprff.vector.simd.spi.CounterRngBody;
 import org.lprff.vector.simd.spi.DenseProjectionBody;
@@ -47,7 +48,8 @@ import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
- * Issue item 8, reproducibility: identical bytes for any batch split and thread count, and for the
+ * Issue item 8, reproducibility: identical bytes for any batch split and thread count (every
+ * quantizer of {@link Quantizer}, in valid combinations: {@link #valid}), and for the
  * forced scalar or vector implementation of every kernel whose bodies the project defines to agree
  * bit for bit (rounding and packing, unpacking, the counter generator, the FWHT in
  * FwhtProperties). Sizes are generated with {@link Sizes} (1, primes, lane counts +- 1, powers of
@@ -96,25 +98,62 @@ class ReproducibilityProperties {
     }
   }
 
+  /** Sigma-Delta blocks: the edges 1, 3, 8, 16, 64 and the largest, or uniform ones. */
+  static final java.util.List<Integer> BLOCKS = java.util.List.of(1, 3, 8, 16, 64, Quantizer.MAX_BLOCK);
+
+  /**
+   * A family (stochastic, nearest, shared-threshold, lloyd-max, sigma-delta) with Sigma-Delta's
+   * order in 1..3 and block; {@link #valid} fits it to the bits and m.
+   */
+  static Gen<Quantizer> quantizers() {
+    return integers().between(0, 4).zip(integers().between(1, CosineCodes.MAX_ORDER),
+        Generate.pick(BLOCKS).mix(integers().between(1, 64), 50),
+        (family, order, block) -> switch (family) {
+          case 0 -> Quantizer.STOCHASTIC;
+          case 1 -> Quantizer.NEAREST;
+          case 2 -> Quantizer.SHARED_THRESHOLD;
+          case 3 -> Quantizer.LLOYD_MAX;
+          default -> Quantizer.sigmaDelta(order, block);
+        });
+  }
+
+  /**
+   * The generated values made a valid spec: the new quantizers code 1, 2, 4 or 8 bits (or 32), so
+   * 16 becomes 8 for them; Sigma-Delta's order is at most b (below 32 bits) and m is rounded to a
+   * multiple of its block (at least one block).
+   */
+  static Spec valid(int kernel, String projection, int d, int m, int bits, Quantizer q, long seed) {
+    boolean anyBits = q.equals(Quantizer.STOCHASTIC) || q.equals(Quantizer.NEAREST);
+    int b = bits == 16 && !anyBits ? 8 : bits;
+    if (q instanceof Quantizer.SigmaDelta sd) {
+      int order = b == 32 ? sd.order() : Math.min(sd.order(), b);
+      int block = sd.block();
+      q = Quantizer.sigmaDelta(order, block);
+      m = block * Math.max(1, Math.round((float) m / block));
+    }
+    return new Spec(kernel, projection, d, m, b, q, seed);
+  }
+
   static Gen<Spec> specs(int maxD, int maxM) {
     return integers().between(0, 2)
         .zip(Generate.pick(Projections.NAMES), Sizes.between(1, maxD), Sizes.between(1, maxM),
             (k, p, d, m) -> new Object[] {k, p, d, m})
-        .zip(Generate.pick(Arrays.stream(BITS).boxed().toList()),
-            Generate.pick(java.util.List.of(Quantizer.STOCHASTIC, Quantizer.NEAREST)), longs().all(),
+        .zip(Generate.pick(Arrays.stream(BITS).boxed().toList()), quantizers(), longs().all(),
             (o, b, q, seed) ->
-                new Spec((Integer) o[0], (String) o[1], (Integer) o[2], (Integer) o[3], b, q, seed));
+                valid((Integer) o[0], (String) o[1], (Integer) o[2], (Integer) o[3], b, q, seed));
   }
 
   @Test
   void featurizerBytesDoNotDependOnBatchSplitOrThreadCount() {
+    java.util.Map<String, Integer> seen = new java.util.TreeMap<>();
     qt().withFixedSeed(801L)
-        .withExamples(40)
+        .withExamples(80)
         .forAll(specs(40, 1100), Sizes.between(0, 700), longs().between(0, 1L << 40),
             integers().between(0, 1000))
         .checkAssert(
             (s, n, firstRowId, draw) -> {
               FeaturizerSpec spec = s.spec();
+              seen.merge(spec.quantizer().key() + " b=" + spec.bits(), 1, Integer::sum);
               Featurizer f = Featurizer.of(spec);
               int d = spec.inputDim();
               SplittableRandom random = new SplittableRandom(s.seed() ^ n);
@@ -143,6 +182,7 @@ class ReproducibilityProperties {
                 assertArrayEquals(whole, parallel, what + " on " + executor);
               }
             });
+    Report.line("batch split and threads, cases per quantizer and bits: " + seen);
   }
 
   @Test

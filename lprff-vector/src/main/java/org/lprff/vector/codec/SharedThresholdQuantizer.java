@@ -1,69 +1,74 @@
 package org.lprff.vector.codec;
 
-import java.lang.foreign.MemorySegment;
 import org.lprff.vector.random.CounterRng;
 import org.lprff.vector.random.RandomParameters;
-import org.lprff.vector.simd.VectorizationProvider;
-import org.lprff.vector.simd.spi.RoundingBody;
+import org.lprff.vector.simd.spi.CosineCodes;
 
 /**
- * The deterministic quantizer family of the LP-RFF seeds: one random threshold per interval and
- * feature, shared by every row. Where {@link StochasticRounding} draws a fresh uniform for every
- * entry (row, feature), this family draws u_{i,j} once per feature i and grid interval j, so the
- * quantized feature map is a fixed function of x: the same input always gets the same codes, in
- * any row, batch or call.
+ * {@link Quantizer#SHARED_THRESHOLD}, one feature at a time: stochastic rounding's rule with one
+ * 16-bit draw per feature and grid interval, shared by every row. Where {@link Quantizer#STOCHASTIC}
+ * draws afresh for every entry (row, feature, draw), this quantizer draws h_{i,j} once per feature
+ * i and grid interval j, so the quantized feature map is a fixed function of x: the same input gets
+ * the same codes in any row, batch, call or epoch. The codes are those the {@link
+ * org.lprff.vector.featurize.Featurizer} writes for the same cosines, bit for bit.
  *
- * <p><b>Definition.</b> On the grid of {@code scale} (levels lo + c step, c in [0, 2^b - 1]), let t
- * = (v - lo) / step computed in double, j = clamp(floor(t), 0, 2^b - 2) the interval of v and f =
- * t - j its position in it. Then
+ * <p><b>Definition.</b> For the cosine c of feature i (unit scale: the feature is s c, s =
+ * sqrt(2/m)) at b bits, {@link CosineCodes#sharedCode}: T = (int) fl(c H + (H + 1/2)), H = (2^b -
+ * 1) 2^15, the grid position t = (c + 1)(2^b - 1) / 2 in units of 2^-16 step; j = clamp(T >> 16,
+ * 0, 2^b - 2) the interval of c; code = clamp((T + h_{i,j}) >> 16, 0, 2^b - 1) with
  *
- * <pre>  Q_i(v) = lo + (j + [f > u_{i,j}]) step,   u_{i,j} = {@link #threshold}(seed, i, j).</pre>
+ * <pre>  h_{i,j} = {@link CounterRng#bits16}(seed, {@link #FIRST_ROW} + i, j, 0) in [0, 2^16).</pre>
  *
- * The threshold is {@link CounterRng#uniformDouble}(seed, {@link #FIRST_ROW} + i, j, 0), on the
- * grid k 2^-32 in [0, 1). (i, j) maps injectively to (row, column): a reserved block of counter
- * rows, one per feature, whose column is the interval. One row per feature rather than one row for
- * all: at b = 16 a feature has 65535 intervals, so packing (i, j) into the 2^31 columns of a single
- * row would cap m at 32768. The rows [Long.MIN_VALUE, Long.MIN_VALUE + 2^31) are below every
- * parameter stream of {@link RandomParameters} (rows -1 - stream >= -2^31) and every data row (>=
- * 0), so the thresholds never share a Threefry counter with projection parameters or with
- * stochastic rounding.
+ * The code decodes on the grid of {@link QuantizationScale#forFeatures}(m, b): s (2 code / (2^b -
+ * 1) - 1). (i, j) maps injectively to a counter (row, column): one row per feature, whose column is
+ * the interval. The rows [Long.MIN_VALUE, Long.MIN_VALUE + 2^31) are below every parameter stream
+ * of {@link RandomParameters} (rows -1 - stream >= -2^31) and every data row (>= 0), so the draws
+ * never share a Threefry counter with projection parameters or with stochastic rounding.
  *
- * <p><b>Properties.</b> Deterministic in x: Q_i(v) depends only on (seed, scale, i, v). Monotone in
- * v for each feature (two values of one interval compare with the same threshold). Unbiased over
- * the seed: P(u < f) = ceil(f 2^32) / 2^32, within 2^-32 of f, so |E_seed[Q_i(v)] - v| <= 2^-32
- * step (t in double adds a relative 2^-52, far less). Var_seed[Q_i(v)] = (v - lo')(hi' - v) for the
- * levels lo' <= v <= hi' around v, as for stochastic rounding; but the rounding errors of two
- * inputs in one interval of one feature are fully correlated, where stochastic rounding makes
- * them independent.
+ * <p><b>Guarantees.</b>
  *
- * <p>Values must not be NaN and must lie in [lo, hi] up to {@link StochasticRounding#RANGE_SLACK};
- * values within the slack go to the end codes. Scalar code: one Threefry block per value.
- * Immutable and thread-safe.
+ * <ul>
+ *   <li><b>Deterministic</b>: the code depends only on (seed, b, i, c).
+ *   <li><b>Monotone</b> in c for each feature: T is monotone in c, and two cosines of one interval
+ *       meet the same draw.
+ *   <li><b>Unbiased over the seed</b>: h_{i,j} is uniform on [0, 2^16), so the code goes up with
+ *       probability (T mod 2^16) / 2^16 and E_seed[code] = T / 2^16, within 2^-16 of t (the sum
+ *       is rounded to float once, by at most 1/2, and truncated, by less than 1): the decoded
+ *       value's mean over seeds is s c within 2^-16 step (plus the float grid's rounding of the
+ *       levels).
+ *   <li><b>Variance over the seed</b>: Var_seed = (v - lo')(hi' - v) for the value v = s c and the
+ *       levels lo' <= v <= hi' around it (up to the same 2^-16 step in v), as for stochastic
+ *       rounding; but the rounding errors of two inputs in one interval of one feature are fully
+ *       correlated, where stochastic rounding makes them independent.
+ * </ul>
+ *
+ * <p>b is 1, 2, 4 or 8 (the featurizer's fused codes; 16 bits would need 65,535 draws per
+ * feature). Cosines must not be NaN and must lie in [-1, 1] up to {@link
+ * StochasticRounding#RANGE_SLACK} (the b-bit cosine of {@link CosineCodes#cosine} may overshoot by
+ * its small error); cosines beyond +-1 within the slack go to the end codes. Scalar code: one
+ * Threefry block per cosine. Immutable and thread-safe.
  */
 public final class SharedThresholdQuantizer {
 
-  private static final RoundingBody ROUNDING = VectorizationProvider.get().rounding();
-
-  /** Counter row of feature 0's thresholds; feature i uses {@code FIRST_ROW + i}. */
+  /** Counter row of feature 0's draws; feature i uses {@code FIRST_ROW + i}. */
   public static final long FIRST_ROW = Long.MIN_VALUE;
 
-  private final QuantizationScale scale;
+  private final int bits;
   private final long seed;
 
   /**
-   * @param scale the grid, e.g. {@link QuantizationScale#forFeatures}
-   * @param seed the seed all thresholds derive from
+   * @param bits b in {1, 2, 4, 8}
+   * @param seed the seed all draws derive from (the spec's)
+   * @throws IllegalArgumentException if bits is not 1, 2, 4 or 8
    */
-  public SharedThresholdQuantizer(QuantizationScale scale, long seed) {
-    if (scale == null) {
-      throw new IllegalArgumentException("scale is null");
-    }
-    this.scale = scale;
+  public SharedThresholdQuantizer(int bits, long seed) {
+    checkBits(bits);
+    this.bits = bits;
     this.seed = seed;
   }
 
-  public QuantizationScale scale() {
-    return scale;
+  public int bits() {
+    return bits;
   }
 
   public long seed() {
@@ -71,12 +76,14 @@ public final class SharedThresholdQuantizer {
   }
 
   /**
-   * The featurizer's table of draws for m features at b bits (b <= 8): {@code
-   * CounterRng.bits16(seed, FIRST_ROW + i, j, 0)} at index i (2^b - 1) + j, for feature i and
-   * grid interval j. 4 (2^b - 1) bytes per feature.
+   * The featurizer's table of draws for m features at b bits: {@link #draw}(seed, i, j) at index i
+   * (2^b - 1) + j, for feature i and grid interval j. 4 (2^b - 1) bytes per feature.
+   *
+   * @throws IllegalArgumentException if bits is not 1, 2, 4 or 8, features is negative, or the
+   *     table does not fit an array
    */
   public static int[] draws(long seed, int features, int bits) {
-    QuantizationScale.checkBits(bits);
+    checkBits(bits);
     int intervals = (1 << bits) - 1;
     long size = (long) features * intervals;
     if (features < 0 || size > Integer.MAX_VALUE - 16) {
@@ -91,108 +98,51 @@ public final class SharedThresholdQuantizer {
   }
 
   /**
-   * u_{i,j}: the threshold of interval j of feature i, {@link CounterRng#uniformDouble}(seed,
-   * {@link #FIRST_ROW} + feature, interval, 0), in [0, 1).
+   * h_{feature, interval} = {@link CounterRng#bits16}(seed, {@link #FIRST_ROW} + feature, interval,
+   * 0), in [0, 2^16).
    *
    * @throws IllegalArgumentException if feature < 0 or interval < 0
    */
-  public static double threshold(long seed, int feature, int interval) {
+  public static int draw(long seed, int feature, int interval) {
     if (feature < 0) {
       throw new IllegalArgumentException("feature is " + feature + ", expected >= 0");
     }
     if (interval < 0) {
       throw new IllegalArgumentException("interval is " + interval + ", expected >= 0");
     }
-    return CounterRng.uniformDouble(seed, FIRST_ROW + feature, interval, 0);
+    return CounterRng.bits16(seed, FIRST_ROW + feature, interval, 0);
   }
 
   /**
-   * The code of {@code value} as feature {@code feature}: j + [f > u_{feature,j}].
+   * The code of cosine c as feature {@code feature}, in [0, 2^b - 1].
    *
-   * @throws IllegalArgumentException if feature < 0, or value is NaN or outside the scale's range
-   *     beyond the slack
+   * @throws IllegalArgumentException if feature < 0, or c is NaN or outside [-1, 1] beyond the
+   *     slack
    */
-  public int code(float value, int feature) {
+  public int code(float c, int feature) {
     if (feature < 0) {
       throw new IllegalArgumentException("feature is " + feature + ", expected >= 0");
     }
-    checkValue(value, "value");
-    return codeOf(value, feature);
+    checkCosine(c, "c");
+    return codeOf(c, feature);
   }
 
   /**
-   * out[outOff + k] = code(values[off + k], firstFeature + k) for k in [0, count).
+   * out[outOff + k] = code(cosines[off + k], firstFeature + k) for k in [0, count).
    *
    * @throws IllegalArgumentException naming the value for bad ranges, a negative firstFeature, a
-   *     feature index beyond the int range, or a value that is NaN or out of range
+   *     feature index beyond the int range, or a cosine that is NaN or out of range
    */
-  public void codes(float[] values, int off, int count, int firstFeature, int[] out, int outOff) {
-    checkValues(values, off, count, firstFeature);
-    if (out == null) {
-      throw new IllegalArgumentException("out is null");
-    }
-    if (outOff < 0 || outOff + (long) count > out.length) {
-      throw new IllegalArgumentException(
-          "out has length " + out.length + ", cannot hold " + count + " codes from offset "
-              + outOff);
-    }
-    for (int k = 0; k < count; k++) {
-      out[outOff + k] = codeOf(values[off + k], firstFeature + k);
-    }
-  }
-
-  /**
-   * Writes the codes of features firstFeature .. firstFeature + count - 1 into the packed row
-   * (DESIGN.md section 3) whose bytes start at {@code rowOffset}: bytes [rowOffset + firstFeature
-   * b / 8, rowOffset + ceil((firstFeature + count) b / 8)), the last one zero-padded, as {@link
-   * StochasticRounding#quantizeStochastic} does. firstFeature must be a multiple of 8.
-   *
-   * @throws IllegalArgumentException naming the value for bad ranges, firstFeature not a multiple
-   *     of 8, a value that is NaN or out of range, or an output too small or read-only
-   */
-  public void quantize(
-      float[] values, int off, int count, int firstFeature, MemorySegment out, long rowOffset) {
-    checkValues(values, off, count, firstFeature);
-    if (firstFeature % 8 != 0) {
-      throw new IllegalArgumentException(
-          "firstFeature is " + firstFeature + ", expected a multiple of 8 (byte-aligned features)");
-    }
-    int bits = scale.bits();
-    long start =
-        PackedFeatures.checkDestination(out, rowOffset, (long) firstFeature / 8 * bits, count, bits);
-    int[] codes = new int[count];
-    for (int k = 0; k < count; k++) {
-      codes[k] = codeOf(values[off + k], firstFeature + k);
-    }
-    ROUNDING.packCodes(codes, 0, count, bits, out, start);
-  }
-
-  /** {@link #quantize(float[], int, int, int, MemorySegment, long)} into a heap array. */
-  public void quantize(
-      float[] values, int off, int count, int firstFeature, byte[] out, int rowOffset) {
-    quantize(values, off, count, firstFeature, PackedFeatures.ofArray(out, "out"), rowOffset);
-  }
-
-  private int codeOf(float value, int feature) {
-    int intervals = scale.maxCode(); // 2^b - 1 intervals, j in [0, 2^b - 2]
-    double t = ((double) value - scale.lo()) / scale.step();
-    int j = (int) Math.floor(t);
-    j = Math.clamp(j, 0, intervals - 1);
-    double f = t - j;
-    // f <= 0 (a level, or below lo within the slack) never goes up, f >= 1 always does.
-    return f > threshold(seed, feature, j) ? j + 1 : j;
-  }
-
-  private void checkValues(float[] values, int off, int count, int firstFeature) {
-    if (values == null) {
-      throw new IllegalArgumentException("values is null");
+  public void codes(float[] cosines, int off, int count, int firstFeature, int[] out, int outOff) {
+    if (cosines == null) {
+      throw new IllegalArgumentException("cosines is null");
     }
     if (count < 0) {
       throw new IllegalArgumentException("count is " + count + ", expected >= 0");
     }
-    if (off < 0 || off + (long) count > values.length) {
-      throw new IllegalArgumentException(
-          "values has length " + values.length + ", cannot read " + count + " from offset " + off);
+    if (off < 0 || off + (long) count > cosines.length) {
+      throw new IllegalArgumentException("cosines has length " + cosines.length + ", cannot read "
+          + count + " from offset " + off);
     }
     if (firstFeature < 0) {
       throw new IllegalArgumentException("firstFeature is " + firstFeature + ", expected >= 0");
@@ -201,21 +151,39 @@ public final class SharedThresholdQuantizer {
       throw new IllegalArgumentException(
           "firstFeature " + firstFeature + " + count " + count + " exceeds " + Integer.MAX_VALUE);
     }
+    if (out == null) {
+      throw new IllegalArgumentException("out is null");
+    }
+    if (outOff < 0 || outOff + (long) count > out.length) {
+      throw new IllegalArgumentException("out has length " + out.length + ", cannot hold " + count
+          + " codes from offset " + outOff);
+    }
     for (int k = 0; k < count; k++) {
-      checkValue(values[off + k], "values[" + (off + k) + "]");
+      checkCosine(cosines[off + k], "cosines[" + (off + k) + "]");
+    }
+    for (int k = 0; k < count; k++) {
+      out[outOff + k] = codeOf(cosines[off + k], firstFeature + k);
     }
   }
 
-  private void checkValue(float v, String name) {
-    if (Float.isNaN(v)) {
-      throw new IllegalArgumentException(name + " is NaN");
+  private int codeOf(float c, int feature) {
+    // Only the draw of c's own interval matters: sharedCode reads draws[drawOff + j].
+    float scale = CosineCodes.gridScale(bits);
+    int j = Math.clamp((int) Math.fma(c, scale, scale + 0.5f) >> 16, 0, (1 << bits) - 2);
+    int[] draw = {draw(seed, feature, j)};
+    return CosineCodes.sharedCode(c, draw, -j, bits);
+  }
+
+  private static void checkCosine(float c, String name) {
+    if (!(Math.abs(c) <= 1 + StochasticRounding.RANGE_SLACK)) {
+      throw new IllegalArgumentException(name + " is " + c + ", expected a cosine in [-1, 1]");
     }
-    double lo = scale.lo();
-    double hi = scale.hi();
-    double slack = StochasticRounding.RANGE_SLACK * Math.max(Math.abs(lo), Math.abs(hi));
-    if (v < lo - slack || v > hi + slack) {
-      throw new IllegalArgumentException(
-          name + " is " + v + ", outside the scale's range [" + lo + ", " + hi + "]");
+  }
+
+  private static void checkBits(int bits) {
+    if (bits != 1 && bits != 2 && bits != 4 && bits != 8) {
+      throw new IllegalArgumentException("bits is " + bits + ", expected 1, 2, 4 or 8 (shared"
+          + " thresholds: one draw per feature and grid interval)");
     }
   }
 }

@@ -154,7 +154,10 @@ public final class Featurizer {
     return s;
   }
 
-  /** The quantization grid; absent (IllegalStateException) for b = 32. */
+  /**
+   * The quantization grid; absent (IllegalStateException) for b = 32 and for a codebook quantizer
+   * (Lloyd-Max: {@link FeaturizerSpec#levels()}).
+   */
   public QuantizationScale scale() {
     return spec.scale();
   }

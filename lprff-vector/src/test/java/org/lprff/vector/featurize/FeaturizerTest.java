@@ -284,6 +284,59 @@ class FeaturizerTest {
     }
   }
 
+  /**
+   * Lloyd-Max and Sigma-Delta rows hold the codes of their definitions ({@link
+   * org.lprff.vector.simd.spi.CosineCodes#thresholdCode}, {@code sigmaDelta}) of the cosines
+   * CosineCodes.cosine(w_i . x + a_i, b), for every projection, including one-row calls and blocks
+   * that do not divide the pass's block.
+   */
+  @Test
+  void codebookAndSigmaDeltaRowsHoldTheirDefinitionsCodes() {
+    SplittableRandom random = new SplittableRandom(17);
+    for (String projection : Projections.NAMES) {
+      for (int bits : new int[] {1, 2, 4, 8}) {
+        List<Quantizer> quantizers = new ArrayList<>(List.of(Quantizer.LLOYD_MAX));
+        for (int order = 1; order <= Math.min(3, bits); order++) {
+          quantizers.add(Quantizer.sigmaDelta(order, 1 + random.nextInt(12)));
+        }
+        for (Quantizer q : quantizers) {
+          int block = q instanceof Quantizer.SigmaDelta sd ? sd.block() : 1;
+          int m = block * (1 + random.nextInt(90));
+          int d = 1 + random.nextInt(9);
+          FeaturizerSpec spec = spec(new KernelFunction.Gaussian(1.5), projection, d, m, bits, q,
+              random.nextLong());
+          Featurizer f = Featurizer.of(spec);
+          int n = 3;
+          float[] rows = gaussianRows(n, d, random.nextLong());
+          byte[] bytes = f.featurize(rows, n, 0);
+          byte[] oneRow = f.featurize(Arrays.copyOfRange(rows, d, 2 * d), 1, 1);
+          assertArrayEquals(Arrays.copyOfRange(bytes, f.rowBytes(), 2 * f.rowBytes()), oneRow);
+          float[] phases = f.phases();
+          float[] t = new float[m];
+          float[] c = new float[m];
+          int[] expected = new int[m];
+          int[] actual = new int[m];
+          float[] thresholds = Quantizer.LloydMax.cosineThresholds(bits);
+          for (int r = 0; r < n; r++) {
+            f.projection().project(rows, r * d, 1, 0, m, t, 0);
+            for (int i = 0; i < m; i++) {
+              c[i] = org.lprff.vector.simd.spi.CosineCodes.cosine(t[i] + phases[i], bits);
+              expected[i] = org.lprff.vector.simd.spi.CosineCodes.thresholdCode(c[i], thresholds,
+                  bits);
+            }
+            if (q instanceof Quantizer.SigmaDelta sd) {
+              org.lprff.vector.simd.spi.CosineCodes.sigmaDelta(c, 0, m, bits, sd.order(),
+                  sd.block(), expected, 0);
+            }
+            PackedFeatures.unpackCodes(bytes, r * f.rowBytes(), bits, m, actual, 0);
+            assertArrayEquals(expected, actual, projection + " " + q + " bits " + bits + " m " + m
+                + " row " + r);
+          }
+        }
+      }
+    }
+  }
+
   @Test
   void floatFeaturesAreTheDefinitionComputedInDouble() {
     // Independent definition: z_i = sqrt(2/m) cos(w_i . x + a_i) in double from the dense W.
