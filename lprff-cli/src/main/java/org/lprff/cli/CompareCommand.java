@@ -207,6 +207,10 @@ final class CompareCommand implements Callable<Integer> {
     }
     int n = Math.min(rows, heldoutRows.n());
     double lambda = n * l2;
+    if (!skipped.isEmpty()) {
+      progress(err, "skipped (the quantizer cannot code those bits): "
+          + String.join(", ", new LinkedHashSet<>(skipped)));
+    }
     progress(err, String.format(Locale.ROOT, "data: %s train rows, %s heldout rows, d = %d;"
         + " kernel subsample n = %s (lambda = n x l2 = %.4g); %d methods; solver %s",
         Human.count(trainRows.n()), Human.count(heldoutRows.n()), d, Human.count(n), lambda,
@@ -256,7 +260,14 @@ final class CompareCommand implements Callable<Integer> {
     }
   }
 
-  /** The methods in order: projections x features x bits, then Nyström; duplicates refused. */
+  /** The (quantizer, bits) pairs {@link #methods()} left out: the quantizer cannot code b. */
+  private final List<String> skipped = new ArrayList<>();
+
+  /**
+   * The methods in order: projections x features x bits x quantizers, then Nyström; duplicates
+   * refused, pairs a quantizer cannot code (lloyd-max at 16 bits) left out and listed in
+   * {@link #skipped}.
+   */
   List<Method> methods() {
     List<Integer> bitList = new ArrayList<>();
     for (String b : bits) {
@@ -280,6 +291,7 @@ final class CompareCommand implements Callable<Integer> {
       }
     }
     List<Quantizer> quantizers = quantizer.quantizers();
+    skipped.clear();
     LinkedHashSet<Method> methods = new LinkedHashSet<>();
     for (String p : projections) {
       String name = SpecOptions.projectionName(p.strip());
@@ -288,6 +300,10 @@ final class CompareCommand implements Callable<Integer> {
           // Full precision once: the quantizer of float32 features is unused (but Sigma-Delta's
           // condensed map is its own method).
           for (Quantizer q : quantizers) {
+            if (!q.codes(b)) {
+              skipped.add(q.spelling() + " at b = " + b);
+              continue;
+            }
             Quantizer kept = b == 32 && !(q instanceof Quantizer.SigmaDelta) ? Quantizer.STOCHASTIC
                 : q;
             if (!methods.add(new Method(name, kept, b, m)) && kept == q) {
@@ -307,7 +323,10 @@ final class CompareCommand implements Callable<Integer> {
       }
     }
     if (methods.isEmpty()) {
-      throw new UsageException("no methods: give --bits with --projection, or --nystrom");
+      throw new UsageException("no methods: give --bits with --projection, or --nystrom"
+          + (skipped.isEmpty() ? "" : " (the quantizers cannot code " + String.join(", ",
+              new LinkedHashSet<>(skipped)) + ": lloyd-max, shared-threshold and sigma-delta code"
+              + " 1, 2, 4 or 8 bits, sigma-delta of order r at least r)"));
     }
     return List.copyOf(methods);
   }

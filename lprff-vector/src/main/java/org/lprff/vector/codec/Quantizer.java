@@ -105,11 +105,20 @@ public sealed interface Quantizer
    * @throws IllegalArgumentException naming the value and the fix
    */
   default void check(int features, int bits) {
-    if (bits != 32 && bits > LloydMaxCodebook.MAX_BITS && !(this instanceof Stochastic)
-        && !(this instanceof Nearest)) {
+    if (!codes(bits)) {
       throw new IllegalArgumentException("quantizer " + spelling() + " codes 1, 2, 4 or 8 bits,"
           + " bits is " + bits + " (16 bits: use stochastic or nearest)");
     }
+  }
+
+  /**
+   * True if this quantizer codes b bits (b one of the spec's): every b for stochastic and
+   * nearest, 1 to 8 (and 32, unquantized) for the others, and for Sigma-Delta of order r at
+   * least r.
+   */
+  default boolean codes(int bits) {
+    return bits == 32 || bits <= LloydMaxCodebook.MAX_BITS || this instanceof Stochastic
+        || this instanceof Nearest;
   }
 
   /**
@@ -346,12 +355,17 @@ public sealed interface Quantizer
     }
 
     @Override
+    public boolean codes(int bits) {
+      return Quantizer.super.codes(bits) && (bits == 32 || bits >= order);
+    }
+
+    @Override
     public void check(int features, int bits) {
-      Quantizer.super.check(features, bits);
-      if (bits != 32 && bits < order) {
+      if (Quantizer.super.codes(bits) && !codes(bits)) {
         throw new IllegalArgumentException("sigma-delta of order " + order + " needs at least "
             + order + " bits (2^b levels > 2^r - 1), bits is " + bits);
       }
+      Quantizer.super.check(features, bits);
       if (features % block != 0) {
         throw new IllegalArgumentException("features is " + features + ", not a multiple of the"
             + " sigma-delta block " + block + " (use a block that divides m)");
