@@ -233,7 +233,7 @@ class SharedThresholdProperties {
   static final Coder POSITION_DRAWS = (f, rows, n, ids, draw) -> {
     FeaturizerSpec spec = f.spec();
     int bits = spec.bits();
-    float[][] c = cosines(f, rows, n);
+    float[][] c = Cosines.of(f, rows, n);
     float h = CosineCodes.gridScale(bits);
     int[][] codes = new int[n][spec.features()];
     for (int r = 0; r < n; r++) {
@@ -244,22 +244,6 @@ class SharedThresholdProperties {
     }
     return codes;
   };
-
-  /** The b-bit cosines of n rows, from the featurizer's projection and phases. */
-  static float[][] cosines(Featurizer f, float[] rows, int n) {
-    int d = f.spec().inputDim();
-    int m = f.spec().features();
-    float[] phases = f.phases();
-    float[] t = new float[m];
-    float[][] c = new float[n][m];
-    for (int r = 0; r < n; r++) {
-      f.projection().project(rows, r * d, 1, 0, m, t, 0);
-      for (int i = 0; i < m; i++) {
-        c[r][i] = CosineCodes.cosine(t[i] + phases[i], f.spec().bits());
-      }
-    }
-    return c;
-  }
 
   record Spec(String projection, int d, int m, int bits, long seed) {}
 
@@ -312,7 +296,7 @@ class SharedThresholdProperties {
               long[] manyIds = new long[many];
               Arrays.setAll(manyIds, r -> r);
               int[][] codes = coder.codes(f, inputs, many, manyIds, 0);
-              float[][] cos = cosines(f, inputs, many);
+              float[][] cos = Cosines.of(f, inputs, many);
               Integer[] order = new Integer[many];
               for (int i = 0; i < m; i++) {
                 int feature = i;
@@ -324,7 +308,7 @@ class SharedThresholdProperties {
                 }
               }
               // And the codes are the class's for the featurizer's cosines.
-              float[][] c = cosines(f, vectors, 3);
+              float[][] c = Cosines.of(f, vectors, 3);
               SharedThresholdQuantizer q = new SharedThresholdQuantizer(p.bits(), p.seed());
               for (int k = 0; k < 3; k++) {
                 int[] expected = new int[m];

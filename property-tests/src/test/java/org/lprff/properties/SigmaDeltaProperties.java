@@ -203,7 +203,7 @@ class SigmaDeltaProperties {
                 rows[k] = (float) (scale * random.nextGaussian());
               }
               byte[] bytes = f.featurize(rows, n, 0);
-              float[][] c = cosines(f, rows, n);
+              float[][] c = Cosines.of(f, rows, n);
               int[][] codes = coder.codes(spec, c, bytes);
               double step = CosineCodes.sigmaDeltaStep(bits, order); // the body's float D
               double center = ((1 << bits) - 1) / 2.0;
@@ -287,22 +287,6 @@ class SigmaDeltaProperties {
             });
   }
 
-  /** The b-bit cosines of n rows, from the featurizer's projection and phases. */
-  static float[][] cosines(Featurizer f, float[] rows, int n) {
-    int d = f.spec().inputDim();
-    int m = f.spec().features();
-    float[] phases = f.phases();
-    float[] t = new float[m];
-    float[][] c = new float[n][m];
-    for (int r = 0; r < n; r++) {
-      f.projection().project(rows, r * d, 1, 0, m, t, 0);
-      for (int i = 0; i < m; i++) {
-        c[r][i] = CosineCodes.cosine(t[i] + phases[i], f.spec().bits());
-      }
-    }
-    return c;
-  }
-
   @Test
   void stateAndCondensedErrorStayWithinTheirBounds() {
     check(PROJECT, true, true, 1751L);
@@ -373,7 +357,7 @@ class SigmaDeltaProperties {
                     }
                   }
                 }
-                float[][] cb = cosines(f, xy, 2);
+                float[][] cb = Cosines.of(f, xy, 2);
                 float[] phases = f.phases();
                 double[][] fb = new double[2][p];
                 double[][] fd = new double[2][p];
