@@ -641,7 +641,8 @@ class PackedProductsTest extends ProviderTestBase {
       float[] gRef = new float[c * m];
       PackedProducts.accumulateTransposedLevels(rows, d, c, g);
       SCALAR.accumulateTransposedLevels(z, b.offset(), n, m, bits, levels, d, c, gRef);
-      assertArrayEquals(gRef, g, (float) (2 * PackedReadReference.gamma(n + 1) * n), "bits=" + bits);
+      assertArrayEquals(
+          gRef, g, (float) (2 * PackedReadReference.gamma(n + 1) * n), "bits=" + bits);
     }
     MemorySegment z = MemorySegment.ofArray(new byte[100]);
     float[] four = {-1f, -0.2f, 0.2f, 1f};

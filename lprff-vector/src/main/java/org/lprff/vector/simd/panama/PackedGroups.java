@@ -153,7 +153,8 @@ final class PackedGroups {
   }
 
   /** The values of the codes in the low bits of each lane (see {@link CodeDecoding}). */
-  private static FloatVector low(IntVector v, IntVector mask, int kind, IntVector t0, IntVector t1) {
+  private static FloatVector low(
+      IntVector v, IntVector mask, int kind, IntVector t0, IntVector t1) {
     return CodeDecoding.decodeInRegisters(v.and(mask), kind, t0, t1);
   }
 
@@ -178,7 +179,8 @@ final class PackedGroups {
     // of per = 32 / bits iterations per group: C2 unrolls it and hoists its range checks.
     for (int at = 0; at < len; at += L) {
       IntVector v = group(z, row, at & -group, per);
-      FloatVector x = low(v.lanewise(VectorOperators.LSHR, (at / L & (per - 1)) * bits), mask, kind, t0, t1);
+      IntVector shifted = v.lanewise(VectorOperators.LSHR, (at / L & (per - 1)) * bits);
+      FloatVector x = low(shifted, mask, kind, t0, t1);
       a0 = x.fma(w(wP, w0 + at), a0);
       a1 = x.fma(w(wP, w1 + at), a1);
       a2 = x.fma(w(wP, w2 + at), a2);
@@ -299,9 +301,15 @@ final class PackedGroups {
         long at = offset + (long) g / per * 4;
         for (int s = 0; s < per; s += block == 8 ? 1 : 2) {
           switch (block) {
-            case 8 -> accumulate8(z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes, dec);
-            case 2 -> accumulate2(z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes, dec);
-            default -> accumulate1(z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes, dec);
+            case 8 ->
+                accumulate8(
+                    z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes, dec);
+            case 2 ->
+                accumulate2(
+                    z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes, dec);
+            default ->
+                accumulate1(
+                    z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes, dec);
           }
         }
       }
@@ -342,7 +350,8 @@ final class PackedGroups {
     long row = at;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
-      FloatVector x = low(group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh), mask, kind, t0, t1);
+      IntVector v = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      FloatVector x = low(v, mask, kind, t0, t1);
       a0 = x.fma(dj(d, dr), a0);
       a1 = x.fma(dj(d, dr + 1), a1);
       a2 = x.fma(dj(d, dr + 2), a2);

@@ -386,10 +386,14 @@ public final class VectorProducts implements ProductsBody {
     int w0 = j * m;
     int i = from;
     for (; i + 4 * L <= to; i += 4 * L) {
-      a0 = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix).fma(w(wT, w0 + i), a0);
-      a1 = load(z, row, bits, i + L, shifts, mask, kind, t0, t1, lv, ix).fma(w(wT, w0 + i + L), a1);
-      a2 = load(z, row, bits, i + 2 * L, shifts, mask, kind, t0, t1, lv, ix).fma(w(wT, w0 + i + 2 * L), a2);
-      a3 = load(z, row, bits, i + 3 * L, shifts, mask, kind, t0, t1, lv, ix).fma(w(wT, w0 + i + 3 * L), a3);
+      FloatVector x0 = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x1 = load(z, row, bits, i + L, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x2 = load(z, row, bits, i + 2 * L, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x3 = load(z, row, bits, i + 3 * L, shifts, mask, kind, t0, t1, lv, ix);
+      a0 = x0.fma(w(wT, w0 + i), a0);
+      a1 = x1.fma(w(wT, w0 + i + L), a1);
+      a2 = x2.fma(w(wT, w0 + i + 2 * L), a2);
+      a3 = x3.fma(w(wT, w0 + i + 3 * L), a3);
     }
     for (; i < to; i += L) {
       a0 = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix).fma(w(wT, w0 + i), a0);
@@ -470,15 +474,20 @@ public final class VectorProducts implements ProductsBody {
       int i = start;
       for (; i + width <= vecEnd; i += width) {
         switch (block) {
-          case 8 -> accumulate8(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes, dec);
-          case 4 -> accumulate4(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes, dec);
-          case 2 -> accumulate2(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes, dec);
-          default -> accumulate1(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes, dec);
+          case 8 ->
+              accumulate8(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes, dec);
+          case 4 ->
+              accumulate4(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes, dec);
+          case 2 ->
+              accumulate2(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes, dec);
+          default ->
+              accumulate1(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes, dec);
         }
       }
       for (; i < vecEnd; i += L) {
         for (int k = 0; k < block; k++) {
-          accumulateOne(z, offset, rowBytes, n, bits, step, shift, d, c, j + k, i, gT, m, lanes, dec);
+          accumulateOne(
+              z, offset, rowBytes, n, bits, step, shift, d, c, j + k, i, gT, m, lanes, dec);
         }
       }
       j += block;
