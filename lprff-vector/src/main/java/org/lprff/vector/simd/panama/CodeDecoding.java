@@ -12,14 +12,18 @@ import jdk.incubator.vector.VectorSpecies;
  * rows look their values up in the table of 2^b levels: with b <= 4 (at most 16 levels) the table
  * is one register, or two when it has more levels than lanes (16 levels on 8 lanes), and the codes
  * are the index vector of a {@code selectFrom}; with b = 8 (256 levels, 16 registers even on 16
- * lanes) the levels are gathered from the array, the codes stored to a small index array first
- * (the Vector API's gather takes its indexes from an int array).
+ * lanes) the codes are stored to a scratch of one vector, replaced there lane by lane by their
+ * levels' bits, and loaded back. Not the Vector API's gather ({@code fromArray(species, a, 0,
+ * indexMap, 0)}): in the kernels with four decodes per loop body it left a vector boxed per
+ * decode (80 bytes each, 5 MB per forward call at m = 4096, n = 250), and was no faster. Both
+ * make 8-bit codebook products several times slower than the affine ones (see the report of
+ * issue 17); b <= 4 costs the same as the affine decode.
  *
  * <p>A kernel reads the fields into locals before its loop and calls {@link #decode} on each
  * vector of codes: the kind is loop-invariant, so the branch is predicted (or unswitched by C2),
  * and {@code decode} is small enough to be inlined into the loop.
  *
- * <p>One instance per call of a product: the gather's index array is scratch, so an instance is
+ * <p>One instance per call of a product: the lookup's index array is scratch, so an instance is
  * confined to its thread ({@link #AFFINE} has none and is shared).
  */
 final class CodeDecoding {
@@ -37,7 +41,7 @@ final class CodeDecoding {
   /** {@code levels[code]} from two registers of levels (lanes < 2^b <= 2 lanes). */
   static final int TWO_REGISTERS = 2;
 
-  /** {@code levels[code]} gathered from the levels array (2^b > 2 lanes: b = 8). */
+  /** {@code levels[code]} looked up lane by lane through a scratch (2^b > 2 lanes: b = 8). */
   static final int GATHER = 3;
 
   /** Affine rows: codes as floats. */
@@ -52,10 +56,10 @@ final class CodeDecoding {
    */
   final int[] table;
 
-  /** The levels of codebook rows (the gather's source and the scalar tails'), or null. */
+  /** The levels of codebook rows (the 8-bit lookup and the scalar tails), or null. */
   final float[] levels;
 
-  /** The gather's index scratch, {@code LANES} ints, or null. */
+  /** The lookup's scratch of {@link #GATHER}, {@code LANES} ints, or null. */
   final int[] index;
 
   private CodeDecoding(int kind, int[] table, float[] levels, int[] index) {
@@ -103,8 +107,12 @@ final class CodeDecoding {
     if (kind != GATHER) {
       return decodeInRegisters(codes, kind, t0, t1);
     }
+    // Codes, then their levels' bits, in place: one scratch, no allocation, no vector boxed.
     codes.intoArray(index, 0);
-    return FloatVector.fromArray(F, levels, 0, index, 0);
+    for (int k = 0; k < L; k++) {
+      index[k] = Float.floatToRawIntBits(levels[index[k]]);
+    }
+    return IntVector.fromArray(INT, index, 0).reinterpretAsFloats();
   }
 
   /** {@link #decode} for the kinds other than {@link #GATHER}: codes of at most 4 bits. */

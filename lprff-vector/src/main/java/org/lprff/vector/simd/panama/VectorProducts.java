@@ -28,7 +28,7 @@ import org.lprff.vector.simd.spi.ProductsBody;
  * <p>Codebook rows ({@code forwardLevels}, {@code accumulateTransposedLevels}: values {@code
  * levels[code]}, b in {1, 2, 4, 8}) run the same drivers and kernels; only the decode differs
  * ({@link CodeDecoding}): the codes index one or two registers of levels ({@code selectFrom},
- * b <= 4) or a gather from the levels (b = 8) in place of the conversion to float, and nothing is
+ * b <= 4) or a lookup lane by lane (b = 8) in place of the conversion to float, and nothing is
  * factored out (the drivers run with step 1 and lo 0, which leaves the sums unchanged).
  *
  * <p>Register blocking: a micro-kernel keeps 4 to 8 accumulators (2 FMA ports x latency 4-5 on
@@ -201,7 +201,7 @@ public final class VectorProducts implements ProductsBody {
   /**
    * Features [i, i + LANES) of the row at {@code row}: the codes as floats (exact, codes < 2^24)
    * for affine packed rows, the values for float rows, the levels for codebook rows (decoded as
-   * {@code kind} says, with the table registers t0, t1 or the gather's levels and index scratch:
+   * {@code kind} says, with the table registers t0, t1 or the 8-bit lookup's levels and scratch:
    * see {@link CodeDecoding}). The affine map {@code lo + step * code} is applied once per output,
    * not once per feature: see the class comment.
    */
