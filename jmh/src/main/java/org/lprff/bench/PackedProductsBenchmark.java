@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.lprff.vector.codec.LloydMaxCodebook;
 import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.layout.PackedLayout;
 import org.lprff.vector.simd.panama.VectorProducts;
@@ -26,6 +27,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * Forward (Y = Z W) and transposed accumulate (G += Z^T D) on one mini-batch of packed rows,
  * vector and scalar bodies, with the float32 rows of the same shape ({@code bits = 32}) measured
  * in the same run as the reference. Target: 4-bit packed no slower than float32.
+ *
+ * <p>{@code decoding}: {@code affine} rows (values {@code fma(code, step, lo)}, the default) or
+ * {@code codebook} rows (values {@code levels[code]}, the Lloyd-Max levels: {@code forwardLevels},
+ * {@code accumulateTransposedLevels}), for b in {1, 2, 4, 8} only; {@code -p
+ * decoding=affine,codebook -p bits=1,2,4,8} measures both on the same bytes in one run.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -47,11 +53,15 @@ public class PackedProductsBenchmark {
   @Param({"250"})
   public int rows;
 
+  @Param({"affine"})
+  public String decoding;
+
   private final ProductsBody scalar = new ScalarProducts();
   private final ProductsBody vector = new VectorProducts();
   private MemorySegment z;
   private float lo;
   private float step;
+  private float[] levels;
   private float[] wT;
   private float[] y;
   private float[] d;
@@ -59,6 +69,21 @@ public class PackedProductsBenchmark {
 
   @Setup
   public void setUp() {
+    if (!decoding.equals("affine") && !decoding.equals("codebook")) {
+      throw new IllegalArgumentException(
+          "decoding is " + decoding + ", expected affine or codebook");
+    }
+    if (decoding.equals("codebook")) {
+      if (bits != 1 && bits != 2 && bits != 4 && bits != 8) {
+        throw new IllegalArgumentException("codebook rows have 1, 2, 4 or 8 bits, not " + bits);
+      }
+      // The Lloyd-Max levels in feature units, as FeaturizerSpec hands them to training.
+      double[] unit = LloydMaxCodebook.forBits(bits).levels();
+      levels = new float[unit.length];
+      for (int k = 0; k < unit.length; k++) {
+        levels[k] = (float) (Math.sqrt(2.0 / m) * unit[k]);
+      }
+    }
     SplittableRandom random = new SplittableRandom(42);
     long rowBytes = PackedLayout.rowBytes(m, bits);
     z = Arena.ofAuto().allocate(rows * rowBytes, 64);
@@ -88,25 +113,39 @@ public class PackedProductsBenchmark {
 
   @Benchmark
   public float[] forwardVector() {
-    vector.forward(z, 0, rows, m, bits, lo, step, wT, classes, y);
-    return y;
+    return forward(vector);
   }
 
   @Benchmark
   public float[] forwardScalar() {
-    scalar.forward(z, 0, rows, m, bits, lo, step, wT, classes, y);
-    return y;
+    return forward(scalar);
   }
 
   @Benchmark
   public float[] accumulateVector() {
-    vector.accumulateTransposed(z, 0, rows, m, bits, lo, step, d, classes, gT);
-    return gT;
+    return accumulate(vector);
   }
 
   @Benchmark
   public float[] accumulateScalar() {
-    scalar.accumulateTransposed(z, 0, rows, m, bits, lo, step, d, classes, gT);
+    return accumulate(scalar);
+  }
+
+  private float[] forward(ProductsBody body) {
+    if (levels != null) {
+      body.forwardLevels(z, 0, rows, m, bits, levels, wT, classes, y);
+    } else {
+      body.forward(z, 0, rows, m, bits, lo, step, wT, classes, y);
+    }
+    return y;
+  }
+
+  private float[] accumulate(ProductsBody body) {
+    if (levels != null) {
+      body.accumulateTransposedLevels(z, 0, rows, m, bits, levels, d, classes, gT);
+    } else {
+      body.accumulateTransposed(z, 0, rows, m, bits, lo, step, d, classes, gT);
+    }
     return gT;
   }
 }

@@ -76,10 +76,18 @@ public final class Figures {
       new CurveSpec("unpack", "m = 4096 values of one row",
           "PackedUnpackBenchmark.unpackVector", m -> true, m -> m.intParam("m")),
       new CurveSpec("products forward", "rows x m values read, 1 output",
-          "PackedProductsBenchmark.forwardVector", m -> m.intParam("classes") == 1,
+          "PackedProductsBenchmark.forwardVector", m -> m.intParam("classes") == 1 && !codebook(m),
           m -> (double) m.intParam("rows") * m.intParam("m")),
       new CurveSpec("products accumulate", "rows x m values read, 1 output",
-          "PackedProductsBenchmark.accumulateVector", m -> m.intParam("classes") == 1,
+          "PackedProductsBenchmark.accumulateVector",
+          m -> m.intParam("classes") == 1 && !codebook(m),
+          m -> (double) m.intParam("rows") * m.intParam("m")),
+      new CurveSpec("products forward, codebook", "rows x m values read, 1 output",
+          "PackedProductsBenchmark.forwardVector", m -> m.intParam("classes") == 1 && codebook(m),
+          m -> (double) m.intParam("rows") * m.intParam("m")),
+      new CurveSpec("products accumulate, codebook", "rows x m values read, 1 output",
+          "PackedProductsBenchmark.accumulateVector",
+          m -> m.intParam("classes") == 1 && codebook(m),
           m -> (double) m.intParam("rows") * m.intParam("m")),
       new CurveSpec("featurizer (fastfood, d = 90, 1 thread)", "rows x m values written",
           "FeaturizerBenchmark.fused",
@@ -225,6 +233,11 @@ public final class Figures {
         || m.benchmark().endsWith("CommonPool") || m.benchmark().equals("GramBenchmark.parallel");
   }
 
+  /** A PackedProductsBenchmark point over codebook rows (results without the parameter: affine). */
+  private static boolean codebook(Measurement m) {
+    return "codebook".equals(m.params().get("decoding"));
+  }
+
   /** A roofline label: the kernel and the parameters that tell its points apart. */
   static String shortLabel(Measurement m) {
     Map<String, String> p = m.params();
@@ -234,9 +247,11 @@ public final class Figures {
       case "DenseProjectionBenchmark.vector" -> "dense projection d=" + p.get("d");
       case "GramBenchmark.vector" -> "gram m=" + p.get("m");
       case "PackedProductsBenchmark.forwardVector" ->
-          "forward b=" + p.get("bits") + " c=" + p.get("classes");
+          "forward b=" + p.get("bits") + " c=" + p.get("classes")
+              + (codebook(m) ? " codebook" : "");
       case "PackedProductsBenchmark.accumulateVector" ->
-          "accumulate b=" + p.get("bits") + " c=" + p.get("classes");
+          "accumulate b=" + p.get("bits") + " c=" + p.get("classes")
+              + (codebook(m) ? " codebook" : "");
       case "FeaturizerBenchmark.fused", "FeaturizerBenchmark.fusedCommonPool" ->
           "featurize d=" + p.get("d") + " b=" + p.get("bits") + (parallel(m) ? " pool" : "");
       case "MachineLimitsBenchmark.onePass" -> "training pass b=" + p.getOrDefault("bits", "4");

@@ -104,6 +104,9 @@ public final class Suite {
       new Entry(Part.KERNELS, "QuantizeBenchmark\\.stochasticScalar", null, "bits=4"),
       new Entry(Part.KERNELS, "PackedProductsBenchmark\\.(forward|accumulate)Vector",
           "bits=1,4,8,32 classes=1", "bits=1,2,4,8,16,32 classes=1,10"),
+      // Codebook rows (values levels[code], Lloyd-Max) beside the affine rows of the same shapes.
+      new Entry(Part.KERNELS, "PackedProductsBenchmark\\.(forward|accumulate)Vector", null,
+          "decoding=codebook bits=1,4,8 classes=1,10"),
       new Entry(Part.KERNELS, "PackedUnpackBenchmark\\.unpackVector", null, "bits=1,2,4,8,16"),
       // The featurizer beside scikit-learn: d = 90 and 784, 4 bits and float32, one thread and
       // the common pool, per projection (dense and fastfood in the quick run); then a bit sweep.
@@ -172,8 +175,9 @@ public final class Suite {
         double k = 512;
         yield new Work(k * m * (m + 1), 8 * (k * m + m * (m + 1)));
       }
-      // rows x m x classes multiply-adds (dequantizing is folded into them); read the packed
-      // rows once, W (classes x m floats) and write rows x classes outputs.
+      // rows x m x classes multiply-adds (dequantizing is folded into them; codebook rows look
+      // their levels up instead, the same FMAs); read the packed rows once, W (classes x m
+      // floats) and write rows x classes outputs (a codebook's 2^b floats are left out).
       case "PackedProductsBenchmark.forwardVector" -> {
         double rows = i(p, "rows");
         double m = i(p, "m");

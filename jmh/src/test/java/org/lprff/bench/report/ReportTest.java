@@ -72,6 +72,23 @@ class ReportTest {
   }
 
   @Test
+  void codebookProductsAreTheirOwnCurve() {
+    List<Measurement> m = new ArrayList<>(canned());
+    m.add(avgt("PackedProductsBenchmark.forwardVector", Map.of("bits", "4", "classes", "1",
+        "m", "4096", "rows", "250", "decoding", "codebook"), 75, "us/op"));
+    Figures f = new Figures(m, sklearn(), 2);
+    Figures.Curve affine = f.bitsCurves().stream()
+        .filter(c -> c.kernel().equals("products forward")).findFirst().orElseThrow();
+    Figures.Curve codebook = f.bitsCurves().stream()
+        .filter(c -> c.kernel().equals("products forward, codebook")).findFirst().orElseThrow();
+    // The affine point (50 us) is not overwritten by the codebook one (75 us) at the same bits.
+    assertEquals(250 * 4096 / 50e-6 / 1e6, affine.millionsPerSecond().get(4), 1e-6);
+    assertEquals(250 * 4096 / 75e-6 / 1e6, codebook.millionsPerSecond().get(4), 1e-6);
+    assertTrue(f.roofline().points().stream()
+        .anyMatch(p -> p.label().equals("forward b=4 c=1 codebook")));
+  }
+
+  @Test
   void derivedFiguresFromKnownInputs() {
     Figures f = new Figures(canned(), sklearn(), 2);
 

@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.lprff.vector.codec.CodebookRows;
 import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.codec.QuantizationScale;
 import org.lprff.vector.layout.PackedLayout;
@@ -43,6 +44,11 @@ import org.lprff.vector.testing.TestSizes;
  * (|g0| + step * sum_r code_r |d_r| + |lo| * sum_r |d_r|). This is looser than the scalar bound
  * where the values lo + step code cancel (|lo + step code| < |lo| + step code): the price of one
  * FMA less per decoded feature. Vector and scalar differ by at most the sum of their bounds.
+ *
+ * <p>Codebook rows (values {@code levels[code]}): both bodies look the float levels up and sum
+ * level times weight, nothing factored out, so both meet the scalar bounds above (gamma_m *
+ * sum |z_i||w_i| forward, gamma_(n+1) * (|g0| + sum |z_r||d_r|) accumulated), and differ from
+ * each other by at most twice that.
  */
 class PackedProductsTest extends ProviderTestBase {
 
@@ -368,5 +374,299 @@ class PackedProductsTest extends ProviderTestBase {
         "c is -3",
         () -> FloatProducts.accumulateTransposed(new float[100], 0, 1, 10, new float[1], -3, new float[10]));
     assertMessage("x is null", () -> FloatProducts.forward((MemorySegment) null, 0, 1, 1, wT, 1, y));
+  }
+
+  // ------------------------------------------------------------------ codebook rows
+
+  private static final int[] CODEBOOK_BITS = {1, 2, 4, 8};
+  private static final int[] CODEBOOK_CLASSES = {1, 2, 3, 10};
+  private static final int[] CODEBOOK_ROWS = {0, 1, 3, 33};
+
+  private static int[] codebookSizes() {
+    int lanes = VectorShape.floatLanes();
+    return new int[] {0, 1, 2, 7, 8, 15, 16, 17, lanes - 1, lanes, lanes + 1, 100, 257, 1000};
+  }
+
+  /**
+   * 2^b random levels in (-1, 1), sorted (a codebook is increasing) and so unevenly spaced: no
+   * affine map of the codes gives them.
+   */
+  private static float[] randomLevels(SplittableRandom random, int bits) {
+    float[] levels = randomFloats(random, 1 << bits);
+    Arrays.sort(levels);
+    return levels;
+  }
+
+  /** Forward of both bodies over codebook rows, against the double sum of levels times weights. */
+  private static void checkForwardLevels(
+      Batch b, MemorySegment z, float[] levels, int c, SplittableRandom random) {
+    int n = b.n();
+    int m = b.m();
+    float[] wT = randomFloats(random, c * m + 1);
+    float[] ys = new float[n * c + 1];
+    float[] yv = new float[n * c + 1];
+    Arrays.fill(ys, 99f);
+    Arrays.fill(yv, 99f);
+    SCALAR.forwardLevels(z, b.offset(), n, m, b.bits(), levels, wT, c, ys);
+    VECTOR.forwardLevels(z, b.offset(), n, m, b.bits(), levels, wT, c, yv);
+    double gamma = PackedReadReference.gamma(m);
+    for (int r = 0; r < n; r++) {
+      for (int j = 0; j < c; j++) {
+        double exact = 0;
+        double abs = 0;
+        for (int i = 0; i < m; i++) {
+          double p = (double) levels[b.codes()[r][i]] * wT[j * m + i];
+          exact += p;
+          abs += Math.abs(p);
+        }
+        double bound = gamma * abs;
+        int at = r * c + j;
+        String where = "codebook bits=" + b.bits() + " n=" + n + " m=" + m + " c=" + c + " r=" + r
+            + " j=" + j;
+        assertTrue(Math.abs(ys[at] - exact) <= bound, where + " scalar " + ys[at] + " vs " + exact);
+        assertTrue(Math.abs(yv[at] - exact) <= bound, where + " vector " + yv[at] + " vs " + exact);
+        assertTrue(Math.abs(yv[at] - ys[at]) <= 2 * bound, where);
+      }
+    }
+    assertEquals(99f, ys[n * c], "scalar wrote past n*c");
+    assertEquals(99f, yv[n * c], "vector wrote past n*c");
+  }
+
+  /** G += Z^T D of both bodies over codebook rows, G starting non-zero. */
+  private static void checkAccumulateLevels(
+      Batch b, MemorySegment z, float[] levels, int c, SplittableRandom random) {
+    int n = b.n();
+    int m = b.m();
+    float[] d = randomFloats(random, n * c);
+    float[] g0 = randomFloats(random, c * m + 1);
+    float[] gs = g0.clone();
+    float[] gv = g0.clone();
+    SCALAR.accumulateTransposedLevels(z, b.offset(), n, m, b.bits(), levels, d, c, gs);
+    VECTOR.accumulateTransposedLevels(z, b.offset(), n, m, b.bits(), levels, d, c, gv);
+    double gamma = PackedReadReference.gamma(n + 1L);
+    for (int j = 0; j < c; j++) {
+      for (int i = 0; i < m; i++) {
+        int at = j * m + i;
+        double exact = g0[at];
+        double abs = Math.abs(g0[at]);
+        for (int r = 0; r < n; r++) {
+          double p = (double) levels[b.codes()[r][i]] * d[r * c + j];
+          exact += p;
+          abs += Math.abs(p);
+        }
+        double bound = gamma * abs;
+        String where = "codebook bits=" + b.bits() + " n=" + n + " m=" + m + " c=" + c + " i=" + i
+            + " j=" + j;
+        assertTrue(Math.abs(gs[at] - exact) <= bound, where + " scalar " + gs[at] + " vs " + exact);
+        assertTrue(Math.abs(gv[at] - exact) <= bound, where + " vector " + gv[at] + " vs " + exact);
+        assertTrue(Math.abs(gv[at] - gs[at]) <= 2 * bound, where);
+      }
+    }
+    assertEquals(g0[c * m], gs[c * m], "scalar wrote past c*m");
+    assertEquals(g0[c * m], gv[c * m], "vector wrote past c*m");
+  }
+
+  private static void codebookSweep(boolean forward) {
+    SplittableRandom random = new SplittableRandom(forward ? 20 : 21);
+    try (Arena arena = Arena.ofConfined()) {
+      for (int bits : CODEBOOK_BITS) {
+        for (int n : CODEBOOK_ROWS) {
+          for (int m : codebookSizes()) {
+            Batch b = batch(random, n, m, bits);
+            MemorySegment z = PackedReadReference.segment(b.bytes(), (m + n) % 2 == 0, arena);
+            for (int c : CODEBOOK_CLASSES) {
+              float[] levels = randomLevels(random, bits);
+              if (forward) {
+                checkForwardLevels(b, z, levels, c, random);
+              } else {
+                checkAccumulateLevels(b, z, levels, c, random);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void codebookForwardWithinGammaBound() {
+    codebookSweep(true);
+  }
+
+  @Test
+  void codebookAccumulateWithinGammaBound() {
+    codebookSweep(false);
+  }
+
+  /**
+   * Each level must land on its own code: a level table in which one entry differs picks out a
+   * decoding that reads a wrong lane (an off-by-one index, the second table register of 16 levels
+   * on 8 lanes, a gather offset). Rows of one repeated code k, levels zero but level k: the
+   * forward product is level k times the sum of the weights, and zero for every other table.
+   */
+  @Test
+  void eachCodeSelectsItsOwnLevel() {
+    int m = 3 * VectorShape.floatLanes() * 32 + 5; // whole groups of every width, then a tail
+    int c = 2;
+    float[] wT = new float[c * m];
+    Arrays.fill(wT, 1f);
+    for (int bits : CODEBOOK_BITS) {
+      long rowBytes = PackedLayout.rowBytes(m, bits);
+      for (int k = 0; k < 1 << bits; k++) {
+        byte[] row = new byte[(int) rowBytes];
+        for (int i = 0; i < m; i++) {
+          for (int t = 0; t < bits; t++) { // bit i*b + t of the row, least significant first
+            int at = i * bits + t;
+            row[at >>> 3] |= (byte) ((k >>> t & 1) << (at & 7));
+          }
+        }
+        MemorySegment z = MemorySegment.ofArray(row);
+        assertEquals(k, PackedLayout.code(z, 0, bits, m - 1));
+        for (int hot = 0; hot < 1 << bits; hot++) {
+          float[] levels = new float[1 << bits];
+          levels[hot] = 1f + hot;
+          float expected = hot == k ? m * (1f + hot) : 0f;
+          float[] y = new float[c];
+          VECTOR.forwardLevels(z, 0, 1, m, bits, levels, wT, c, y);
+          assertEquals(expected, y[0], 0f, "bits=" + bits + " code=" + k + " level=" + hot);
+          assertEquals(expected, y[1], 0f, "bits=" + bits + " code=" + k + " level=" + hot);
+          float[] g = new float[c * m];
+          VECTOR.accumulateTransposedLevels(z, 0, 1, m, bits, levels, new float[] {1f, 2f}, c, g);
+          for (int i = 0; i < m; i++) {
+            assertEquals(hot == k ? 1f + hot : 0f, g[i], 0f, "bits=" + bits + " i=" + i);
+            assertEquals(hot == k ? 2f * (1f + hot) : 0f, g[m + i], 0f, "bits=" + bits + " i=" + i);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * A codebook holding the affine grid's values, {@code levels[k] = fma(k, step, lo)}, gives the
+   * affine products: bit for bit in the scalar body (the same floats summed in the same order),
+   * within the sum of the two vector bounds of the class comment in the vector body (the affine
+   * products factor the map out, the codebook ones do not).
+   */
+  @Test
+  void affineGridCodebookMatchesAffineProducts() {
+    SplittableRandom random = new SplittableRandom(22);
+    for (int bits : CODEBOOK_BITS) {
+      for (int m : new int[] {1, 17, 257, 1000}) {
+        int n = 33;
+        int c = 3;
+        Batch b = batch(random, n, m, bits);
+        MemorySegment z = MemorySegment.ofArray(b.bytes());
+        float[] levels = new float[1 << bits];
+        for (int k = 0; k < levels.length; k++) {
+          levels[k] = PackedReadReference.value(k, b.lo(), b.step());
+        }
+        float[] wT = randomFloats(random, c * m);
+        float[] d = randomFloats(random, n * c);
+        float[] g0 = randomFloats(random, c * m);
+        String where = "bits=" + bits + " m=" + m;
+        float[] yAffine = new float[n * c];
+        float[] yLevels = new float[n * c];
+        SCALAR.forward(z, b.offset(), n, m, bits, b.lo(), b.step(), wT, c, yAffine);
+        SCALAR.forwardLevels(z, b.offset(), n, m, bits, levels, wT, c, yLevels);
+        assertArrayEquals(yAffine, yLevels, 0f, "scalar " + where);
+        float[] gAffine = g0.clone();
+        float[] gLevels = g0.clone();
+        SCALAR.accumulateTransposed(z, b.offset(), n, m, bits, b.lo(), b.step(), d, c, gAffine);
+        SCALAR.accumulateTransposedLevels(z, b.offset(), n, m, bits, levels, d, c, gLevels);
+        assertArrayEquals(gAffine, gLevels, 0f, "scalar " + where);
+
+        VECTOR.forward(z, b.offset(), n, m, bits, b.lo(), b.step(), wT, c, yAffine);
+        VECTOR.forwardLevels(z, b.offset(), n, m, bits, levels, wT, c, yLevels);
+        for (int r = 0; r < n; r++) {
+          for (int j = 0; j < c; j++) {
+            double abs = 0;
+            double absFactored = 0;
+            for (int i = 0; i < m; i++) {
+              abs += Math.abs(b.z()[r][i] * wT[j * m + i]);
+              absFactored += (b.step() * b.codes()[r][i] - b.lo()) * Math.abs(wT[j * m + i]);
+            }
+            double bound = PackedReadReference.gamma(m) * abs
+                + PackedReadReference.gamma(m + 3L) * absFactored;
+            int at = r * c + j;
+            assertTrue(Math.abs(yAffine[at] - yLevels[at]) <= bound,
+                "vector " + where + " r=" + r + " j=" + j + ": " + yAffine[at] + " vs "
+                    + yLevels[at]);
+          }
+        }
+        gAffine = g0.clone();
+        gLevels = g0.clone();
+        VECTOR.accumulateTransposed(z, b.offset(), n, m, bits, b.lo(), b.step(), d, c, gAffine);
+        VECTOR.accumulateTransposedLevels(z, b.offset(), n, m, bits, levels, d, c, gLevels);
+        for (int j = 0; j < c; j++) {
+          for (int i = 0; i < m; i++) {
+            double abs = Math.abs(g0[j * m + i]);
+            double absFactored = abs;
+            for (int r = 0; r < n; r++) {
+              abs += Math.abs(b.z()[r][i] * d[r * c + j]);
+              absFactored += (b.step() * b.codes()[r][i] - b.lo()) * Math.abs(d[r * c + j]);
+            }
+            double bound = PackedReadReference.gamma(n + 1L) * abs
+                + PackedReadReference.gamma(n + 4L) * absFactored;
+            int at = j * m + i;
+            assertTrue(Math.abs(gAffine[at] - gLevels[at]) <= bound,
+                "vector " + where + " i=" + i + " j=" + j + ": " + gAffine[at] + " vs "
+                    + gLevels[at]);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void codebookFacadesMatchScalarAndNameBadArguments() {
+    SplittableRandom random = new SplittableRandom(23);
+    int n = 9;
+    int m = 133;
+    int c = 10;
+    for (int bits : CODEBOOK_BITS) {
+      Batch b = batch(random, n, m, bits);
+      float[] levels = randomLevels(random, bits);
+      CodebookRows rows = new CodebookRows(
+          MemorySegment.ofArray(b.bytes()), b.offset(), n, m, bits, levels);
+      MemorySegment z = MemorySegment.ofArray(b.bytes());
+      float[] wT = randomFloats(random, c * m);
+      float[] y = new float[n * c];
+      float[] yRef = new float[n * c];
+      PackedProducts.forwardLevels(rows, wT, c, y);
+      SCALAR.forwardLevels(z, b.offset(), n, m, bits, levels, wT, c, yRef);
+      // |levels| < 1 and |w|, |d| <= 1: each body is within gamma_k times k of the exact sum.
+      assertArrayEquals(yRef, y, (float) (2 * PackedReadReference.gamma(m) * m), "bits=" + bits);
+      float[] d = randomFloats(random, n * c);
+      float[] g = new float[c * m];
+      float[] gRef = new float[c * m];
+      PackedProducts.accumulateTransposedLevels(rows, d, c, g);
+      SCALAR.accumulateTransposedLevels(z, b.offset(), n, m, bits, levels, d, c, gRef);
+      assertArrayEquals(
+          gRef, g, (float) (2 * PackedReadReference.gamma(n + 1) * n), "bits=" + bits);
+    }
+    MemorySegment z = MemorySegment.ofArray(new byte[100]);
+    float[] four = {-1f, -0.2f, 0.2f, 1f};
+    assertMessage("levels has no values, expected 2^2 = 4",
+        () -> new CodebookRows(z, 0, 1, 4, 2, null));
+    assertMessage("levels has 3 values, expected 2^2 = 4",
+        () -> new CodebookRows(z, 0, 1, 4, 2, new float[3]));
+    assertMessage("levels has 4 values, expected 2^4 = 16",
+        () -> new CodebookRows(z, 0, 1, 4, 4, four));
+    assertMessage("bits is 16, expected 1, 2, 4 or 8",
+        () -> new CodebookRows(z, 0, 1, 4, 16, new float[1 << 16]));
+    assertMessage("segment has 100 bytes",
+        () -> new CodebookRows(z, 0, 101, 4, 2, four));
+    CodebookRows one = new CodebookRows(z, 0, 3, 4, 2, four);
+    assertMessage("wT has length 7, expected at least c * m = 8 (c = 2, m = 4)",
+        () -> PackedProducts.forwardLevels(one, new float[7], 2, new float[6]));
+    assertMessage("y has length 5, expected at least n * c = 6 (n = 3, c = 2)",
+        () -> PackedProducts.forwardLevels(one, new float[8], 2, new float[5]));
+    assertMessage("c is 0", () -> PackedProducts.forwardLevels(one, new float[8], 0, new float[6]));
+    assertMessage("d has length 5, expected at least n * c = 6 (n = 3, c = 2)",
+        () -> PackedProducts.accumulateTransposedLevels(one, new float[5], 2, new float[8]));
+    assertMessage("gT has length 7, expected at least c * m = 8 (c = 2, m = 4)",
+        () -> PackedProducts.accumulateTransposedLevels(one, new float[6], 2, new float[7]));
+    assertMessage("gT is null",
+        () -> PackedProducts.accumulateTransposedLevels(one, new float[6], 2, null));
   }
 }

@@ -18,7 +18,8 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>The codes come out in that strided order, so the weights of a tile are permuted once per
  * call into the same order ({@link #permute}, O(c * m) in all): sum_i code_i w_i does not depend
  * on the order of its terms. The products are sums of {@code code * w} (the affine map is applied
- * by the caller, see {@link VectorProducts}).
+ * by the caller, see {@link VectorProducts}), or of {@code levels[code] * w} for codebook rows
+ * (the codes looked up in registers, {@link CodeDecoding}).
  *
  * <p>Micro-kernels: 8 classes x 1 row, 2 classes x 2 sub-vectors, 1 class x 2 rows x 2
  * sub-vectors (the weight vector loaded once for both rows): 4 to 8 accumulators, at most 4
@@ -82,7 +83,8 @@ final class PackedGroups {
       float[] wT,
       int c,
       float[] y,
-      int end) {
+      int end,
+      CodeDecoding dec) {
     int per = 32 / bits;
     int group = L * per;
     int tile = Math.max(group, TILE / Math.min(c, 8) / group * group);
@@ -107,15 +109,15 @@ final class PackedGroups {
             long ahead = r + 3 < n ? 2 * rowBytes : 0;
             touched +=
                 forward1x2(z, row0, row1, ahead, bits, wP, j * len, len, group, part,
-                    (r * c + j) * L, p1);
+                    (r * c + j) * L, p1, dec);
           }
         } else {
           for (int r = 0; r < n; r++) {
             long row = tileAt + r * rowBytes;
             if (block == 8) {
-              forward8(z, row, bits, wP, j * len, len, group, part, (r * c + j) * L);
+              forward8(z, row, bits, wP, j * len, len, group, part, (r * c + j) * L, dec);
             } else {
-              forward2(z, row, bits, wP, j * len, len, group, part, (r * c + j) * L);
+              forward2(z, row, bits, wP, j * len, len, group, part, (r * c + j) * L, dec);
             }
           }
         }
@@ -150,8 +152,10 @@ final class PackedGroups {
     return IntVector.fromMemorySegment(INT, z, row + (long) g / per * 4, ByteOrder.LITTLE_ENDIAN);
   }
 
-  private static FloatVector low(IntVector v, IntVector mask) {
-    return (FloatVector) v.and(mask).convert(VectorOperators.I2F, 0);
+  /** The values of the codes in the low bits of each lane (see {@link CodeDecoding}). */
+  private static FloatVector low(
+      IntVector v, IntVector mask, int kind, IntVector t0, IntVector t1) {
+    return CodeDecoding.decodeInRegisters(v.and(mask), kind, t0, t1);
   }
 
   private static FloatVector w(float[] a, int at) {
@@ -161,8 +165,10 @@ final class PackedGroups {
   /** 8 classes, one row: each decoded sub-vector feeds 8 FMAs. */
   private static void forward8(
       MemorySegment z, long row, int bits, float[] wP, int w0, int len, int group, float[] part,
-      int p) {
+      int p, CodeDecoding dec) {
     IntVector mask = PackedLanes.mask(bits);
+    int kind = dec.kind;
+    IntVector t0 = dec.table0(), t1 = dec.table1();
     int per = 32 / bits;
     FloatVector a0 = w(part, p), a1 = w(part, p + L), a2 = w(part, p + 2 * L);
     FloatVector a3 = w(part, p + 3 * L), a4 = w(part, p + 4 * L), a5 = w(part, p + 5 * L);
@@ -173,7 +179,8 @@ final class PackedGroups {
     // of per = 32 / bits iterations per group: C2 unrolls it and hoists its range checks.
     for (int at = 0; at < len; at += L) {
       IntVector v = group(z, row, at & -group, per);
-      FloatVector x = low(v.lanewise(VectorOperators.LSHR, (at / L & (per - 1)) * bits), mask);
+      IntVector shifted = v.lanewise(VectorOperators.LSHR, (at / L & (per - 1)) * bits);
+      FloatVector x = low(shifted, mask, kind, t0, t1);
       a0 = x.fma(w(wP, w0 + at), a0);
       a1 = x.fma(w(wP, w1 + at), a1);
       a2 = x.fma(w(wP, w2 + at), a2);
@@ -196,8 +203,10 @@ final class PackedGroups {
   /** 2 classes x 2 sub-vectors (per = 32 / bits is even for packed codes). */
   private static void forward2(
       MemorySegment z, long row, int bits, float[] wP, int w0, int len, int group, float[] part,
-      int p) {
+      int p, CodeDecoding dec) {
     IntVector mask = PackedLanes.mask(bits);
+    int kind = dec.kind;
+    IntVector t0 = dec.table0(), t1 = dec.table1();
     int per = 32 / bits;
     FloatVector a0 = w(part, p), b0 = w(part, p + L);
     FloatVector a1 = FloatVector.zero(F), b1 = a1;
@@ -205,8 +214,8 @@ final class PackedGroups {
     for (int g = 0; g < len; g += group) {
       IntVector v = group(z, row, g, per);
       for (int at = g; at < g + group; at += 2 * L) {
-        FloatVector x0 = low(v, mask);
-        FloatVector x1 = low(v.lanewise(VectorOperators.LSHR, bits), mask);
+        FloatVector x0 = low(v, mask, kind, t0, t1);
+        FloatVector x1 = low(v.lanewise(VectorOperators.LSHR, bits), mask, kind, t0, t1);
         v = v.lanewise(VectorOperators.LSHR, 2 * bits);
         a0 = x0.fma(w(wP, w0 + at), a0);
         a1 = x1.fma(w(wP, w0 + at + L), a1);
@@ -230,8 +239,10 @@ final class PackedGroups {
    */
   private static int forward1x2(
       MemorySegment z, long row0, long row1, long ahead, int bits, float[] wP, int w0, int len,
-      int group, float[] part, int p0, int p1) {
+      int group, float[] part, int p0, int p1, CodeDecoding dec) {
     IntVector mask = PackedLanes.mask(bits);
+    int kind = dec.kind;
+    IntVector t0 = dec.table0(), t1 = dec.table1();
     int per = 32 / bits;
     FloatVector a0 = w(part, p0), b0 = p1 >= 0 ? w(part, p1) : FloatVector.zero(F);
     FloatVector a1 = FloatVector.zero(F), b1 = a1;
@@ -245,10 +256,10 @@ final class PackedGroups {
       for (int at = g; at < g + group; at += 2 * L) {
         FloatVector wa = w(wP, w0 + at);
         FloatVector wb = w(wP, w0 + at + L);
-        a0 = low(u, mask).fma(wa, a0);
-        a1 = low(u.lanewise(VectorOperators.LSHR, bits), mask).fma(wb, a1);
-        b0 = low(v, mask).fma(wa, b0);
-        b1 = low(v.lanewise(VectorOperators.LSHR, bits), mask).fma(wb, b1);
+        a0 = low(u, mask, kind, t0, t1).fma(wa, a0);
+        a1 = low(u.lanewise(VectorOperators.LSHR, bits), mask, kind, t0, t1).fma(wb, a1);
+        b0 = low(v, mask, kind, t0, t1).fma(wa, b0);
+        b1 = low(v.lanewise(VectorOperators.LSHR, bits), mask, kind, t0, t1).fma(wb, b1);
         u = u.lanewise(VectorOperators.LSHR, 2 * bits);
         v = v.lanewise(VectorOperators.LSHR, 2 * bits);
       }
@@ -278,7 +289,8 @@ final class PackedGroups {
       float[] d,
       int c,
       float[] gT,
-      int end) {
+      int end,
+      CodeDecoding dec) {
     int per = 32 / bits;
     int group = L * per;
     float[] lanes = new float[8 * L];
@@ -289,9 +301,15 @@ final class PackedGroups {
         long at = offset + (long) g / per * 4;
         for (int s = 0; s < per; s += block == 8 ? 1 : 2) {
           switch (block) {
-            case 8 -> accumulate8(z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes);
-            case 2 -> accumulate2(z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes);
-            default -> accumulate1(z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes);
+            case 8 ->
+                accumulate8(
+                    z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes, dec);
+            case 2 ->
+                accumulate2(
+                    z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes, dec);
+            default ->
+                accumulate1(
+                    z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes, dec);
           }
         }
       }
@@ -321,15 +339,19 @@ final class PackedGroups {
   /** Classes [j, j+8) x sub-vector s of one group, all rows. */
   private static void accumulate8(
       MemorySegment z, long at, long rowBytes, int n, int bits, int s, float[] d, int c, int j,
-      float step, float[] shift, float[] gT, int m, int g, float[] lanes) {
+      float step, float[] shift, float[] gT, int m, int g, float[] lanes,
+      CodeDecoding dec) {
     IntVector mask = PackedLanes.mask(bits);
+    int kind = dec.kind;
+    IntVector t0 = dec.table0(), t1 = dec.table1();
     int sh = s * bits;
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
     FloatVector a4 = a0, a5 = a0, a6 = a0, a7 = a0;
     long row = at;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
-      FloatVector x = low(group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh), mask);
+      IntVector v = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      FloatVector x = low(v, mask, kind, t0, t1);
       a0 = x.fma(dj(d, dr), a0);
       a1 = x.fma(dj(d, dr + 1), a1);
       a2 = x.fma(dj(d, dr + 2), a2);
@@ -353,16 +375,19 @@ final class PackedGroups {
   /** Classes j, j+1 x sub-vectors s, s+1 of one group, all rows. */
   private static void accumulate2(
       MemorySegment z, long at, long rowBytes, int n, int bits, int s, float[] d, int c, int j,
-      float step, float[] shift, float[] gT, int m, int g, float[] lanes) {
+      float step, float[] shift, float[] gT, int m, int g, float[] lanes,
+      CodeDecoding dec) {
     IntVector mask = PackedLanes.mask(bits);
+    int kind = dec.kind;
+    IntVector t0 = dec.table0(), t1 = dec.table1();
     int sh = s * bits;
     FloatVector a0 = FloatVector.zero(F), a1 = a0, b0 = a0, b1 = a0;
     long row = at;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
       IntVector v = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
-      FloatVector x0 = low(v, mask);
-      FloatVector x1 = low(v.lanewise(VectorOperators.LSHR, bits), mask);
+      FloatVector x0 = low(v, mask, kind, t0, t1);
+      FloatVector x1 = low(v.lanewise(VectorOperators.LSHR, bits), mask, kind, t0, t1);
       FloatVector d0 = dj(d, dr), d1 = dj(d, dr + 1);
       a0 = x0.fma(d0, a0);
       a1 = x1.fma(d0, a1);
@@ -382,8 +407,11 @@ final class PackedGroups {
   /** Class j x sub-vectors s, s+1 of one group, rows in pairs (4 independent accumulators). */
   private static void accumulate1(
       MemorySegment z, long at, long rowBytes, int n, int bits, int s, float[] d, int c, int j,
-      float step, float[] shift, float[] gT, int m, int g, float[] lanes) {
+      float step, float[] shift, float[] gT, int m, int g, float[] lanes,
+      CodeDecoding dec) {
     IntVector mask = PackedLanes.mask(bits);
+    int kind = dec.kind;
+    IntVector t0 = dec.table0(), t1 = dec.table1();
     int sh = s * bits;
     FloatVector a0 = FloatVector.zero(F), a1 = a0, b0 = a0, b1 = a0;
     long row = at;
@@ -393,16 +421,16 @@ final class PackedGroups {
       IntVector u = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
       IntVector v = group(z, row + rowBytes, 0, 1).lanewise(VectorOperators.LSHR, sh);
       FloatVector d0 = dj(d, dr), d1 = dj(d, dr + c);
-      a0 = low(u, mask).fma(d0, a0);
-      a1 = low(u.lanewise(VectorOperators.LSHR, bits), mask).fma(d0, a1);
-      b0 = low(v, mask).fma(d1, b0);
-      b1 = low(v.lanewise(VectorOperators.LSHR, bits), mask).fma(d1, b1);
+      a0 = low(u, mask, kind, t0, t1).fma(d0, a0);
+      a1 = low(u.lanewise(VectorOperators.LSHR, bits), mask, kind, t0, t1).fma(d0, a1);
+      b0 = low(v, mask, kind, t0, t1).fma(d1, b0);
+      b1 = low(v.lanewise(VectorOperators.LSHR, bits), mask, kind, t0, t1).fma(d1, b1);
     }
     if (r < n) {
       IntVector u = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
       FloatVector d0 = dj(d, dr);
-      a0 = low(u, mask).fma(d0, a0);
-      a1 = low(u.lanewise(VectorOperators.LSHR, bits), mask).fma(d0, a1);
+      a0 = low(u, mask, kind, t0, t1).fma(d0, a0);
+      a1 = low(u.lanewise(VectorOperators.LSHR, bits), mask, kind, t0, t1).fma(d0, a1);
     }
     int per = 32 / bits;
     a0.add(b0).fma(step, shift[j]).intoArray(lanes, 0);

@@ -5,7 +5,6 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
-import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.lprff.vector.layout.PackedLayout;
 import org.lprff.vector.simd.scalar.ScalarProducts;
@@ -25,6 +24,12 @@ import org.lprff.vector.simd.spi.ProductsBody;
  * inner loops convert codes to float (exact) and multiply-add them directly, one FMA less per
  * decode. This is not bitwise the dequantize-then-multiply of {@link ScalarProducts}; the error
  * bound it meets is derived in PackedProductsTest.
+ *
+ * <p>Codebook rows ({@code forwardLevels}, {@code accumulateTransposedLevels}: values {@code
+ * levels[code]}, b in {1, 2, 4, 8}) run the same drivers and kernels; only the decode differs
+ * ({@link CodeDecoding}): the codes index one or two registers of levels ({@code selectFrom},
+ * b <= 4) or a lookup lane by lane (b = 8) in place of the conversion to float, and nothing is
+ * factored out (the drivers run with step 1 and lo 0, which leaves the sums unchanged).
  *
  * <p>Register blocking: a micro-kernel keeps 4 to 8 accumulators (2 FMA ports x latency 4-5 on
  * current x86 and AArch64 cores) plus the decoding constants in the 16 AVX2 registers: blocks of
@@ -69,6 +74,32 @@ public final class VectorProducts implements ProductsBody {
       float[] wT,
       int c,
       float[] y) {
+    forward(z, offset, n, m, bits, lo, step, wT, c, y, CodeDecoding.AFFINE);
+  }
+
+  @Override
+  public void forwardLevels(
+      MemorySegment z, long offset, int n, int m, int bits, float[] levels, float[] wT, int c,
+      float[] y) {
+    forward(z, offset, n, m, bits, 0f, 1f, wT, c, y, CodeDecoding.levels(levels, bits));
+  }
+
+  /**
+   * The forward pass of both kinds of packed rows: the kernels sum decoded values times weights,
+   * then affine rows apply their map ({@code lo}, {@code step} unused for codebook rows).
+   */
+  private static void forward(
+      MemorySegment z,
+      long offset,
+      int n,
+      int m,
+      int bits,
+      float lo,
+      float step,
+      float[] wT,
+      int c,
+      float[] y,
+      CodeDecoding dec) {
     long rowBytes = PackedLayout.rowBytes(m, bits);
     Arrays.fill(y, 0, n * c, 0f);
     int vecEnd = F.loopBound(m);
@@ -77,7 +108,7 @@ public final class VectorProducts implements ProductsBody {
     // 4 sub-vectors measured slower.
     int start = bits <= GROUPED_MAX_BITS ? PackedGroups.groupEnd(m, bits) : 0;
     if (start > 0) {
-      PackedGroups.forward(z, offset, rowBytes, n, m, bits, wT, c, y, start);
+      PackedGroups.forward(z, offset, rowBytes, n, m, bits, wT, c, y, start, dec);
     }
     // Vector partial sums of every output, carried across tiles (see the class comment).
     float[] part = start < vecEnd ? new float[n * c * L] : null;
@@ -90,10 +121,10 @@ public final class VectorProducts implements ProductsBody {
           int block = classBlock(c - j);
           int p = (r * c + j) * L;
           switch (block) {
-            case 8 -> forward8(z, row, bits, wT, m, j, t0, t1, part, p);
-            case 4 -> forward4(z, row, bits, wT, m, j, t0, t1, part, p);
-            case 2 -> forward2(z, row, bits, wT, m, j, t0, t1, part, p);
-            default -> forward1(z, row, bits, wT, m, j, t0, t1, part, p);
+            case 8 -> forward8(z, row, bits, wT, m, j, t0, t1, part, p, dec);
+            case 4 -> forward4(z, row, bits, wT, m, j, t0, t1, part, p, dec);
+            case 2 -> forward2(z, row, bits, wT, m, j, t0, t1, part, p, dec);
+            default -> forward1(z, row, bits, wT, m, j, t0, t1, part, p, dec);
           }
           j += block;
         }
@@ -108,16 +139,14 @@ public final class VectorProducts implements ProductsBody {
       for (int r = 0; r < n; r++) {
         long row = offset + r * rowBytes;
         for (int i = vecEnd; i < m; i++) {
-          float zi = bits == FLOAT_BITS
-              ? PackedLayout.value(z, row, bits, i, lo, step)
-              : PackedLayout.code(z, row, bits, i);
+          float zi = tailValue(z, row, bits, i, lo, step, dec);
           for (int j = 0; j < c; j++) {
             y[r * c + j] += zi * wT[j * m + i];
           }
         }
       }
     }
-    if (bits != FLOAT_BITS) {
+    if (bits != FLOAT_BITS && dec.kind == CodeDecoding.CODES) {
       // y holds sum_i code_i w_i; sum_i z_i w_i = step * that + lo * sum_i w_i.
       float[] loSumW = new float[c];
       for (int j = 0; j < c; j++) {
@@ -156,17 +185,43 @@ public final class VectorProducts implements ProductsBody {
   }
 
   /**
+   * Feature i of the row at {@code row} as the forward kernels sum it, for the scalar tail: the
+   * value of a float row, the code of an affine row (its map is applied at the end), the level of
+   * a codebook row.
+   */
+  private static float tailValue(
+      MemorySegment z, long row, int bits, int i, float lo, float step, CodeDecoding dec) {
+    if (bits == FLOAT_BITS) {
+      return PackedLayout.value(z, row, bits, i, lo, step);
+    }
+    int code = PackedLayout.code(z, row, bits, i);
+    return dec.kind == CodeDecoding.CODES ? code : dec.value(code);
+  }
+
+  /**
    * Features [i, i + LANES) of the row at {@code row}: the codes as floats (exact, codes < 2^24)
-   * for packed rows, the values for float rows. The affine map {@code lo + step * code} is applied
-   * once per output, not once per feature: see the class comment.
+   * for affine packed rows, the values for float rows, the levels for codebook rows (decoded as
+   * {@code kind} says, with the table registers t0, t1 or the 8-bit lookup's levels and scratch:
+   * see {@link CodeDecoding}). The affine map {@code lo + step * code} is applied once per output,
+   * not once per feature: see the class comment.
    */
   private static FloatVector load(
-      MemorySegment z, long row, int bits, int i, IntVector shifts, IntVector mask) {
+      MemorySegment z,
+      long row,
+      int bits,
+      int i,
+      IntVector shifts,
+      IntVector mask,
+      int kind,
+      IntVector t0,
+      IntVector t1,
+      float[] lv,
+      int[] ix) {
     if (bits == FLOAT_BITS) {
       return FloatVector.fromMemorySegment(F, z, row + 4L * i, ByteOrder.LITTLE_ENDIAN);
     }
-    return (FloatVector)
-        PackedLanes.codes(z, row, bits, i, shifts, mask).convert(VectorOperators.I2F, 0);
+    IntVector codes = PackedLanes.codes(z, row, bits, i, shifts, mask);
+    return CodeDecoding.decode(codes, kind, t0, t1, lv, ix);
   }
 
   private static FloatVector w(float[] wT, int at) {
@@ -184,16 +239,21 @@ public final class VectorProducts implements ProductsBody {
       int from,
       int to,
       float[] part,
-      int p) {
+      int p,
+      CodeDecoding dec) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
+    int kind = dec.kind;
+    IntVector t0 = dec.table0(), t1 = dec.table1();
+    float[] lv = dec.levels;
+    int[] ix = dec.index;
     FloatVector a0 = w(part, p), a1 = w(part, p + L), a2 = w(part, p + 2 * L);
     FloatVector a3 = w(part, p + 3 * L), a4 = w(part, p + 4 * L), a5 = w(part, p + 5 * L);
     FloatVector a6 = w(part, p + 6 * L), a7 = w(part, p + 7 * L);
     int w0 = j * m, w1 = w0 + m, w2 = w1 + m, w3 = w2 + m;
     int w4 = w3 + m, w5 = w4 + m, w6 = w5 + m, w7 = w6 + m;
     for (int i = from; i < to; i += L) {
-      FloatVector x = load(z, row, bits, i, shifts, mask);
+      FloatVector x = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
       a0 = x.fma(w(wT, w0 + i), a0);
       a1 = x.fma(w(wT, w1 + i), a1);
       a2 = x.fma(w(wT, w2 + i), a2);
@@ -224,17 +284,22 @@ public final class VectorProducts implements ProductsBody {
       int from,
       int to,
       float[] part,
-      int p) {
+      int p,
+      CodeDecoding dec) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
+    int kind = dec.kind;
+    IntVector t0 = dec.table0(), t1 = dec.table1();
+    float[] lv = dec.levels;
+    int[] ix = dec.index;
     FloatVector a0 = w(part, p), a1 = w(part, p + L), a2 = w(part, p + 2 * L);
     FloatVector a3 = w(part, p + 3 * L);
     FloatVector b0 = FloatVector.zero(F), b1 = b0, b2 = b0, b3 = b0;
     int w0 = j * m, w1 = w0 + m, w2 = w1 + m, w3 = w2 + m;
     int i = from;
     for (; i + 2 * L <= to; i += 2 * L) {
-      FloatVector x = load(z, row, bits, i, shifts, mask);
-      FloatVector x2 = load(z, row, bits, i + L, shifts, mask);
+      FloatVector x = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x2 = load(z, row, bits, i + L, shifts, mask, kind, t0, t1, lv, ix);
       a0 = x.fma(w(wT, w0 + i), a0);
       a1 = x.fma(w(wT, w1 + i), a1);
       a2 = x.fma(w(wT, w2 + i), a2);
@@ -245,7 +310,7 @@ public final class VectorProducts implements ProductsBody {
       b3 = x2.fma(w(wT, w3 + i + L), b3);
     }
     for (; i < to; i += L) {
-      FloatVector x = load(z, row, bits, i, shifts, mask);
+      FloatVector x = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
       a0 = x.fma(w(wT, w0 + i), a0);
       a1 = x.fma(w(wT, w1 + i), a1);
       a2 = x.fma(w(wT, w2 + i), a2);
@@ -268,23 +333,28 @@ public final class VectorProducts implements ProductsBody {
       int from,
       int to,
       float[] part,
-      int p) {
+      int p,
+      CodeDecoding dec) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
+    int kind = dec.kind;
+    IntVector t0 = dec.table0(), t1 = dec.table1();
+    float[] lv = dec.levels;
+    int[] ix = dec.index;
     FloatVector a0 = w(part, p), b0 = w(part, p + L);
     FloatVector a1 = FloatVector.zero(F), b1 = a1;
     int w0 = j * m, w1 = w0 + m;
     int i = from;
     for (; i + 2 * L <= to; i += 2 * L) {
-      FloatVector x0 = load(z, row, bits, i, shifts, mask);
-      FloatVector x1 = load(z, row, bits, i + L, shifts, mask);
+      FloatVector x0 = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x1 = load(z, row, bits, i + L, shifts, mask, kind, t0, t1, lv, ix);
       a0 = x0.fma(w(wT, w0 + i), a0);
       a1 = x1.fma(w(wT, w0 + i + L), a1);
       b0 = x0.fma(w(wT, w1 + i), b0);
       b1 = x1.fma(w(wT, w1 + i + L), b1);
     }
     for (; i < to; i += L) {
-      FloatVector x = load(z, row, bits, i, shifts, mask);
+      FloatVector x = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
       a0 = x.fma(w(wT, w0 + i), a0);
       b0 = x.fma(w(wT, w1 + i), b0);
     }
@@ -303,21 +373,30 @@ public final class VectorProducts implements ProductsBody {
       int from,
       int to,
       float[] part,
-      int p) {
+      int p,
+      CodeDecoding dec) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
+    int kind = dec.kind;
+    IntVector t0 = dec.table0(), t1 = dec.table1();
+    float[] lv = dec.levels;
+    int[] ix = dec.index;
     FloatVector a0 = w(part, p);
     FloatVector a1 = FloatVector.zero(F), a2 = a1, a3 = a1;
     int w0 = j * m;
     int i = from;
     for (; i + 4 * L <= to; i += 4 * L) {
-      a0 = load(z, row, bits, i, shifts, mask).fma(w(wT, w0 + i), a0);
-      a1 = load(z, row, bits, i + L, shifts, mask).fma(w(wT, w0 + i + L), a1);
-      a2 = load(z, row, bits, i + 2 * L, shifts, mask).fma(w(wT, w0 + i + 2 * L), a2);
-      a3 = load(z, row, bits, i + 3 * L, shifts, mask).fma(w(wT, w0 + i + 3 * L), a3);
+      FloatVector x0 = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x1 = load(z, row, bits, i + L, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x2 = load(z, row, bits, i + 2 * L, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x3 = load(z, row, bits, i + 3 * L, shifts, mask, kind, t0, t1, lv, ix);
+      a0 = x0.fma(w(wT, w0 + i), a0);
+      a1 = x1.fma(w(wT, w0 + i + L), a1);
+      a2 = x2.fma(w(wT, w0 + i + 2 * L), a2);
+      a3 = x3.fma(w(wT, w0 + i + 3 * L), a3);
     }
     for (; i < to; i += L) {
-      a0 = load(z, row, bits, i, shifts, mask).fma(w(wT, w0 + i), a0);
+      a0 = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix).fma(w(wT, w0 + i), a0);
     }
     a0.add(a1).add(a2.add(a3)).intoArray(part, p);
   }
@@ -336,6 +415,31 @@ public final class VectorProducts implements ProductsBody {
       float[] d,
       int c,
       float[] gT) {
+    accumulateTransposed(z, offset, n, m, bits, lo, step, d, c, gT, CodeDecoding.AFFINE);
+  }
+
+  @Override
+  public void accumulateTransposedLevels(
+      MemorySegment z, long offset, int n, int m, int bits, float[] levels, float[] d, int c,
+      float[] gT) {
+    // step = 1, lo = 0: the kernels' step * acc + lo * sum_r d_rj is acc, exactly.
+    accumulateTransposed(
+        z, offset, n, m, bits, 0f, 1f, d, c, gT, CodeDecoding.levels(levels, bits));
+  }
+
+  /** The transposed accumulate of both kinds of packed rows (see {@link #forward}). */
+  private static void accumulateTransposed(
+      MemorySegment z,
+      long offset,
+      int n,
+      int m,
+      int bits,
+      float lo,
+      float step,
+      float[] d,
+      int c,
+      float[] gT,
+      CodeDecoding dec) {
     if (n == 0) {
       return;
     }
@@ -343,7 +447,7 @@ public final class VectorProducts implements ProductsBody {
     int vecEnd = F.loopBound(m);
     // The micro-kernels sum code_ri d_rj; sum_r z_ri d_rj = step * that + lo * sum_r d_rj.
     float[] shift = new float[c];
-    if (bits != FLOAT_BITS) {
+    if (bits != FLOAT_BITS && dec.kind == CodeDecoding.CODES) {
       for (int r = 0; r < n; r++) {
         for (int k = 0; k < c; k++) {
           shift[k] += d[r * c + k];
@@ -359,7 +463,7 @@ public final class VectorProducts implements ProductsBody {
     int start = bits <= GROUPED_MAX_BITS ? PackedGroups.groupEnd(m, bits) : 0;
     if (start > 0) {
       PackedGroups.accumulateTransposed(
-          z, offset, rowBytes, n, m, bits, step, shift, d, c, gT, start);
+          z, offset, rowBytes, n, m, bits, step, shift, d, c, gT, start, dec);
     }
     // The kernels' results go through this array to addInto: no vector is passed to a call.
     float[] lanes = new float[8 * L];
@@ -370,22 +474,29 @@ public final class VectorProducts implements ProductsBody {
       int i = start;
       for (; i + width <= vecEnd; i += width) {
         switch (block) {
-          case 8 -> accumulate8(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes);
-          case 4 -> accumulate4(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes);
-          case 2 -> accumulate2(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes);
-          default -> accumulate1(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes);
+          case 8 ->
+              accumulate8(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes, dec);
+          case 4 ->
+              accumulate4(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes, dec);
+          case 2 ->
+              accumulate2(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes, dec);
+          default ->
+              accumulate1(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes, dec);
         }
       }
       for (; i < vecEnd; i += L) {
         for (int k = 0; k < block; k++) {
-          accumulateOne(z, offset, rowBytes, n, bits, step, shift, d, c, j + k, i, gT, m, lanes);
+          accumulateOne(
+              z, offset, rowBytes, n, bits, step, shift, d, c, j + k, i, gT, m, lanes, dec);
         }
       }
       j += block;
     }
     for (int i = vecEnd; i < m; i++) {
       for (int r = 0; r < n; r++) {
-        float zi = PackedLayout.value(z, offset + r * rowBytes, bits, i, lo, step);
+        float zi = dec.kind == CodeDecoding.CODES
+            ? PackedLayout.value(z, offset + r * rowBytes, bits, i, lo, step)
+            : dec.value(PackedLayout.code(z, offset + r * rowBytes, bits, i));
         for (int k = 0; k < c; k++) {
           gT[k * m + i] += zi * d[r * c + k];
         }
@@ -425,15 +536,20 @@ public final class VectorProducts implements ProductsBody {
       int i,
       float[] gT,
       int m,
-      float[] lanes) {
+      float[] lanes,
+      CodeDecoding dec) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
+    int kind = dec.kind;
+    IntVector t0 = dec.table0(), t1 = dec.table1();
+    float[] lv = dec.levels;
+    int[] ix = dec.index;
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
     FloatVector a4 = a0, a5 = a0, a6 = a0, a7 = a0;
     long row = offset;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
-      FloatVector x = load(z, row, bits, i, shifts, mask);
+      FloatVector x = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
       a0 = x.fma(dj(d, dr), a0);
       a1 = x.fma(dj(d, dr + 1), a1);
       a2 = x.fma(dj(d, dr + 2), a2);
@@ -472,16 +588,21 @@ public final class VectorProducts implements ProductsBody {
       int i,
       float[] gT,
       int m,
-      float[] lanes) {
+      float[] lanes,
+      CodeDecoding dec) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
+    int kind = dec.kind;
+    IntVector t0 = dec.table0(), t1 = dec.table1();
+    float[] lv = dec.levels;
+    int[] ix = dec.index;
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
     FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0;
     long row = offset;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
-      FloatVector x = load(z, row, bits, i, shifts, mask);
-      FloatVector x2 = load(z, row, bits, i + L, shifts, mask);
+      FloatVector x = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x2 = load(z, row, bits, i + L, shifts, mask, kind, t0, t1, lv, ix);
       FloatVector d0 = dj(d, dr), d1 = dj(d, dr + 1), d2 = dj(d, dr + 2), d3 = dj(d, dr + 3);
       a0 = x.fma(d0, a0);
       a1 = x.fma(d1, a1);
@@ -522,18 +643,23 @@ public final class VectorProducts implements ProductsBody {
       int i,
       float[] gT,
       int m,
-      float[] lanes) {
+      float[] lanes,
+      CodeDecoding dec) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
+    int kind = dec.kind;
+    IntVector t0 = dec.table0(), t1 = dec.table1();
+    float[] lv = dec.levels;
+    int[] ix = dec.index;
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
     FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0;
     long row = offset;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
-      FloatVector x0 = load(z, row, bits, i, shifts, mask);
-      FloatVector x1 = load(z, row, bits, i + L, shifts, mask);
-      FloatVector x2 = load(z, row, bits, i + 2 * L, shifts, mask);
-      FloatVector x3 = load(z, row, bits, i + 3 * L, shifts, mask);
+      FloatVector x0 = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x1 = load(z, row, bits, i + L, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x2 = load(z, row, bits, i + 2 * L, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x3 = load(z, row, bits, i + 3 * L, shifts, mask, kind, t0, t1, lv, ix);
       FloatVector d0 = dj(d, dr), d1 = dj(d, dr + 1);
       a0 = x0.fma(d0, a0);
       a1 = x1.fma(d0, a1);
@@ -574,18 +700,23 @@ public final class VectorProducts implements ProductsBody {
       int i,
       float[] gT,
       int m,
-      float[] lanes) {
+      float[] lanes,
+      CodeDecoding dec) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
+    int kind = dec.kind;
+    IntVector t0 = dec.table0(), t1 = dec.table1();
+    float[] lv = dec.levels;
+    int[] ix = dec.index;
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
     long row = offset;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
       FloatVector d0 = dj(d, dr);
-      a0 = load(z, row, bits, i, shifts, mask).fma(d0, a0);
-      a1 = load(z, row, bits, i + L, shifts, mask).fma(d0, a1);
-      a2 = load(z, row, bits, i + 2 * L, shifts, mask).fma(d0, a2);
-      a3 = load(z, row, bits, i + 3 * L, shifts, mask).fma(d0, a3);
+      a0 = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix).fma(d0, a0);
+      a1 = load(z, row, bits, i + L, shifts, mask, kind, t0, t1, lv, ix).fma(d0, a1);
+      a2 = load(z, row, bits, i + 2 * L, shifts, mask, kind, t0, t1, lv, ix).fma(d0, a2);
+      a3 = load(z, row, bits, i + 3 * L, shifts, mask, kind, t0, t1, lv, ix).fma(d0, a3);
     }
     int g = j * m + i;
     a0.intoArray(lanes, 0);
@@ -612,14 +743,19 @@ public final class VectorProducts implements ProductsBody {
       int i,
       float[] gT,
       int m,
-      float[] lanes) {
+      float[] lanes,
+      CodeDecoding dec) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
+    int kind = dec.kind;
+    IntVector t0 = dec.table0(), t1 = dec.table1();
+    float[] lv = dec.levels;
+    int[] ix = dec.index;
     FloatVector a0 = FloatVector.zero(F);
     long row = offset;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
-      a0 = load(z, row, bits, i, shifts, mask).fma(dj(d, dr), a0);
+      a0 = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix).fma(dj(d, dr), a0);
     }
     a0.intoArray(lanes, 0);
     addInto(gT, j * m + i, lanes, 0, bits, step, shift[j]);
@@ -628,22 +764,5 @@ public final class VectorProducts implements ProductsBody {
   @Override
   public String shape() {
     return VectorShape.describe(VectorShape.FLOAT);
-  }
-  // Codebook rows: the scalar body until the register lookup lands.
-  private static final org.lprff.vector.simd.scalar.ScalarProducts LEVELS =
-      new org.lprff.vector.simd.scalar.ScalarProducts();
-
-  @Override
-  public void forwardLevels(
-      MemorySegment z, long offset, int n, int m, int bits, float[] levels, float[] wT, int c,
-      float[] y) {
-    LEVELS.forwardLevels(z, offset, n, m, bits, levels, wT, c, y);
-  }
-
-  @Override
-  public void accumulateTransposedLevels(
-      MemorySegment z, long offset, int n, int m, int bits, float[] levels, float[] d, int c,
-      float[] gT) {
-    LEVELS.accumulateTransposedLevels(z, offset, n, m, bits, levels, d, c, gT);
   }
 }
