@@ -81,7 +81,7 @@ public final class FeatureSchema {
    */
   public static final String PACKED_EXTENSION = "lprff.packed_codes";
 
-  private static final Set<String> SPEC_NAMESPACES = Set.of("scale", "format");
+  private static final Set<String> SPEC_NAMESPACES = Set.of("scale", "format", "quantizer");
 
   private final FeaturizerSpec spec;
   private final LabelType labelType;
@@ -360,8 +360,8 @@ public final class FeatureSchema {
 
   /**
    * True for the keys that belong to a spec (and so to {@link FeaturizerSpec#fromMap}): the
-   * single-level {@code lprff.x} keys (spec and kernel parameters) and the {@code lprff.scale.}
-   * and {@code lprff.format.} namespaces.
+   * single-level {@code lprff.x} keys (spec and kernel parameters) and the {@code lprff.scale.},
+   * {@code lprff.quantizer.} and {@code lprff.format.} namespaces.
    */
   static boolean isSpecKey(String key) {
     if (!key.startsWith(FeaturizerSpec.PREFIX)) {
