@@ -1,9 +1,12 @@
 """The package on files the Java command line wrote (LPRFF_TEST_FILES: a folder of b{bits}-{ipc}.arrow
-feature files and model.lprff, written by lprff-cli's PythonInteropTest, which runs this suite and
-compares the values with the Java library's itself)."""
+feature files (stochastic), q-{quantizer}-b{bits}-{ipc}.arrow files of the other quantizers,
+model.lprff, and a Sigma-Delta model with rows of its spec (model-sigma-delta.lprff, .arrow),
+written by lprff-cli's PythonInteropTest, which runs this suite and compares the values with the
+Java library's itself)."""
 
 import json
 import os
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -14,38 +17,144 @@ import lprff
 
 FILES = Path(os.environ.get("LPRFF_TEST_FILES", ""))
 FEATURE_FILES = sorted(FILES.glob("b*-*.arrow")) if FILES.name else []
+QUANTIZED_FILES = sorted(FILES.glob("q-*.arrow")) if FILES.name else []
+
+
+def quantized(name):
+    """The q-{name}-*.arrow files."""
+    return [p for p in QUANTIZED_FILES if p.name.startswith(f"q-{name}-")]
 
 
 def test_the_java_files_are_there():
     assert len(FEATURE_FILES) == 12, f"expected b in 1..32 x file/stream in {FILES}"
     assert (FILES / "model.lprff").is_file()
+    for name, count in (("lloyd-max", 6), ("shared-threshold", 2), ("sigma-delta-2-8", 4),
+                        ("sigma-delta-1-3", 2)):
+        assert len(quantized(name)) == count, f"q-{name}-b*.arrow in {FILES}"
+    assert (FILES / "model-sigma-delta.lprff").is_file()
 
 
-@pytest.mark.parametrize("path", FEATURE_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", FEATURE_FILES + QUANTIZED_FILES, ids=lambda p: p.stem)
 def test_codes_batches_and_values_agree(path):
     values, labels, meta = lprff.read_features(path)
     m, bits = int(meta["lprff.features"]), int(meta["lprff.bits"])
-    assert values.dtype == np.float32 and values.shape[1] == m
+    block = int(meta.get("lprff.quantizer.block", 1))
+    assert values.dtype == np.float32 and values.shape[1] == m // block
     assert labels is not None and len(labels) == len(values)
+    full, _, _ = lprff.read_features(path, condensed=False)
+    assert full.dtype == np.float32 and full.shape == (len(values), m)
     if bits < 32:
         codes, _ = lprff.read_codes(path)
         assert codes.dtype == (np.uint16 if bits == 16 else np.uint8)
         assert codes.max() < (1 << bits)
         assert np.array_equal(lprff.dequantize(codes, meta), values)
+        assert np.array_equal(lprff.dequantize(codes, meta, condensed=False), full)
     else:
         with pytest.raises(lprff.FormatError, match="lprff.bits is 32"):
             lprff.read_codes(path)
-    batches = list(lprff.iter_batches(path, 7))
-    assert all(len(v) == 7 for v, _ in batches[:-1]) and 1 <= len(batches[-1][0]) <= 7
-    assert np.array_equal(np.concatenate([v for v, _ in batches]), values)
-    assert np.array_equal(np.concatenate([lab for _, lab in batches]), labels)
+    if block == 1:
+        assert np.array_equal(full, values)
+    for condensed, expected in ((True, values), (False, full)):
+        batches = list(lprff.iter_batches(path, 7, condensed=condensed))
+        assert all(len(v) == 7 for v, _ in batches[:-1]) and 1 <= len(batches[-1][0]) <= 7
+        assert np.array_equal(np.concatenate([v for v, _ in batches]), expected)
+        assert np.array_equal(np.concatenate([lab for _, lab in batches]), labels)
+
+
+def extension(path):
+    """The features column's extension name and parameters (JSON) of a file or stream."""
+    source = pa.memory_map(str(path))
+    schema = (pa.ipc.open_stream(source) if path.stem.endswith("stream")
+              else pa.ipc.open_file(source)).schema
+    field = schema.field("features")
+    return field.metadata[b"ARROW:extension:name"], json.loads(field.metadata[b"ARROW:extension:metadata"])
+
+
+@pytest.mark.parametrize("path", quantized("lloyd-max"), ids=lambda p: p.stem)
+def test_lloyd_max_codes_index_the_codebook(path):
+    values, _, meta = lprff.read_features(path)
+    bits = int(meta["lprff.bits"])
+    assert "lprff.scale.lo" not in meta and "lprff.scale.step" not in meta
+    if bits == 32:
+        assert "lprff.codebook" not in meta
+        return
+    codebook = np.array([np.float32(float(x)) for x in meta["lprff.codebook"].split(",")])
+    assert len(codebook) == 1 << bits and np.all(np.diff(codebook) > 0)
+    codes, _ = lprff.read_codes(path)
+    assert np.array_equal(values, codebook[codes])  # the float32 levels themselves
+    assert np.array_equal(codebook, -codebook[::-1])  # the arcsine law's levels are symmetric
+    name, params = extension(path)
+    assert name == b"lprff.packed_codes"
+    assert params == {"bits": bits, "features": int(meta["lprff.features"]), "bit_order": "lsb0",
+                      "codebook": [float(x) for x in meta["lprff.codebook"].split(",")]}
+
+
+@pytest.mark.parametrize("path", quantized("sigma-delta"), ids=lambda p: p.stem)
+def test_sigma_delta_rows_are_condensed_blocks(path):
+    values, _, meta = lprff.read_features(path)
+    full, _, _ = lprff.read_features(path, condensed=False)
+    m, bits = int(meta["lprff.features"]), int(meta["lprff.bits"])
+    order, block = int(meta["lprff.quantizer.order"]), int(meta["lprff.quantizer.block"])
+    u = np.array([np.float32(float(x)) for x in meta["lprff.condensation"].split(",")])
+    assert len(u) == block and m % block == 0 and values.shape[1] == m // block
+    assert np.array_equal(u, lprff._sigma_delta_condensation(order, block))
+    assert abs(float(np.sum(u.astype(np.float64) ** 2)) - block) < 1e-5  # |u|^2 = λ
+    # Java's float32 chain, one fma at a time, against the exact sum: within a few float ulps.
+    exact = np.einsum("rki,i->rk", full.reshape(len(full), m // block, block).astype(np.float64),
+                      u.astype(np.float64))
+    assert np.allclose(values, exact, rtol=0, atol=block * 2.0 ** -24 * np.abs(exact).max() + 1e-30)
+    if bits < 32:
+        name, params = extension(path)
+        assert params == {"bits": bits, "features": m, "bit_order": "lsb0",
+                          "lo": float(meta["lprff.scale.lo"]),
+                          "step": float(meta["lprff.scale.step"]),
+                          "condensation": [float(x) for x in meta["lprff.condensation"].split(",")]}
+
+
+def exact_fma32(a, b, c):
+    """float32 a * b + c rounded once, in exact rational arithmetic (round half to even)."""
+    x = Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))
+    r = np.float32(float(x))
+    around = [np.nextafter(r, np.float32(-np.inf)), r, np.nextafter(r, np.float32(np.inf))]
+    return min(around, key=lambda f: (abs(Fraction(float(f)) - x),
+                                      int(np.array(f).view(np.uint32)) & 1))
+
+
+def test_fma32_rounds_once():
+    """The emulated float32 fma of the condensation: exact on random terms and on sums whose
+    float64 rounding lands exactly halfway between two floats (one rounding in float64 and one in
+    float32 would give 1.0 here, the even neighbour)."""
+    a = np.float32((1 + 2896 * 2.0 ** -23) * 2.0 ** -24)
+    b = np.float32(1 - 2895 * 2.0 ** -23)
+    one = np.float32(1)
+    assert (np.float64(a) * np.float64(b) + 1.0) == 1 + 2.0 ** -24  # halfway in float64
+    assert lprff._fma32(np.array([a]), np.array([b]), np.array([one]))[0] == np.float32(1 + 2.0 ** -23)
+    assert lprff._fma32(np.array([-a]), np.array([b]), np.array([-one]))[0] == -np.float32(1 + 2.0 ** -23)
+    rng = np.random.default_rng(17)
+    n = 3000
+    x, y = rng.normal(size=(2, n)).astype(np.float32)
+    z = (rng.normal(size=n) * 10.0 ** rng.integers(-9, 4, size=n)).astype(np.float32)
+    # and sums steered to the float32 midpoints next to x * y
+    p = x.astype(np.float64) * y.astype(np.float64)
+    r = p.astype(np.float32)
+    mid = (r.astype(np.float64) + np.nextafter(r, np.float32(np.inf)).astype(np.float64)) / 2
+    w = np.float32(1) * (mid - p).astype(np.float32)
+    for a, b, c in ((x, y, z), (x, y, w)):
+        got = lprff._fma32(a, b, c)
+        want = np.array([exact_fma32(*t) for t in zip(a, b, c)], dtype=np.float32)
+        assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
 
 
 def rewritten(tmp_path, source, metadata=None, drop_features=False):
-    """A copy of a feature file with its schema metadata changed (or its features dropped)."""
+    """A copy of a feature file with its schema metadata changed (a value None: the key removed)
+    (or its features dropped)."""
     table = pa.ipc.open_file(source).read_all()
     meta = dict(table.schema.metadata)
-    meta.update({k.encode(): v.encode() for k, v in (metadata or {}).items()})
+    for k, v in (metadata or {}).items():
+        if v is None:
+            meta.pop(k.encode(), None)
+        else:
+            meta[k.encode()] = v.encode()
     if drop_features:
         table = table.drop_columns(["features"])
     table = table.replace_schema_metadata(meta)
@@ -69,6 +178,77 @@ def test_metadata_it_does_not_understand_is_refused_by_name(tmp_path, key, value
         with pytest.raises(lprff.FormatError) as e:
             read(bad)
         assert message in str(e.value) and str(bad) in str(e.value)
+
+
+SIGMA_DELTA_U = "0.36514837,0.73029673,1.0954452,1.4605935,1.4605935,1.0954452,0.73029673,0.36514837"
+
+
+@pytest.mark.parametrize("source, changes, message", [
+    ("q-lloyd-max-b2-file", {"lprff.codebook": "-0.2,0.1,0.2"},
+     "lprff.codebook has 3 values, expected 4 (2^b, b = 2)"),
+    ("q-lloyd-max-b2-file", {"lprff.codebook": "-0.2,x,0.1,0.2"}, "expected 4 comma-separated numbers"),
+    ("q-lloyd-max-b2-file", {"lprff.codebook": "-0.2,0.1,-0.1,0.2"}, "expected increasing levels"),
+    ("q-lloyd-max-b2-file", {"lprff.codebook": "-0.2,-0.1,0.1,Infinity"}, "expected finite numbers"),
+    ("q-lloyd-max-b2-file", {"lprff.codebook": None}, "metadata key lprff.codebook is missing"),
+    ("q-lloyd-max-b2-file", {"lprff.scale.lo": "-0.2"},
+     "lprff.scale.lo is '-0.2', but lprff.quantizer lloyd-max codes index lprff.codebook"),
+    ("q-lloyd-max-b8-file", {"lprff.bits": "16"},
+     "lprff.bits is 16, but lprff.quantizer lloyd-max codes 1, 2, 4 or 8 bits"),
+    ("b4-file", {"lprff.codebook": "1,2"}, "lprff.codebook is '1,2', but lprff.quantizer"
+     " stochastic at 4 bits has no codebook; expected the key to be absent"),
+    ("b4-file", {"lprff.condensation": "1"}, "lprff.condensation is '1', but lprff.quantizer is"
+     " stochastic, not sigma-delta"),
+    ("q-sigma-delta-2-8-b4-file", {"lprff.condensation": "1,2,3"},
+     "lprff.condensation has 3 values, expected 8 (lprff.quantizer.block = 8)"),
+    ("q-sigma-delta-2-8-b4-file", {"lprff.condensation": SIGMA_DELTA_U.replace("0.36514837", "0.3651484")},
+     "but lprff.quantizer.order 2 and lprff.quantizer.block 8 give 0.36514837,"),
+    ("q-sigma-delta-2-8-b4-file", {"lprff.quantizer.order": "1"},
+     "but lprff.quantizer.order 1 and lprff.quantizer.block 8 give"),
+    ("q-sigma-delta-2-8-b4-file", {"lprff.quantizer.order": "4"},
+     "lprff.quantizer.order is 4, expected 1, 2 or 3"),
+    ("q-sigma-delta-2-8-b4-file", {"lprff.quantizer.block": "0"},
+     "lprff.quantizer.block is 0, expected >= 1"),
+    ("q-sigma-delta-2-8-b4-file", {"lprff.quantizer.block": "257"},
+     "lprff.quantizer.block is 257, expected 1 to 256"),
+    ("q-sigma-delta-2-8-b4-file", {"lprff.quantizer.block": None},
+     "metadata key lprff.quantizer.block is missing"),
+    ("q-sigma-delta-2-8-b4-file", {"lprff.features": "44"},
+     "lprff.features is 44, not a multiple of lprff.quantizer.block 8"),
+    ("q-sigma-delta-2-8-b4-file", {"lprff.scale.step": None}, "metadata key lprff.scale.step is missing"),
+    ("q-sigma-delta-1-3-b1-file", {"lprff.quantizer.order": "2", "lprff.condensation": None},
+     "lprff.bits is 1, but sigma-delta of lprff.quantizer.order 2 needs at least 2 bits"),
+])
+def test_inconsistent_quantizer_keys_are_refused_by_name(tmp_path, source, changes, message):
+    bad = rewritten(tmp_path, FILES / f"{source}.arrow", changes)
+    for read in (lprff.read_features, lprff.read_codes, lambda p: list(lprff.iter_batches(p, 5))):
+        with pytest.raises(lprff.FormatError) as e:
+            read(bad)
+        assert message in str(e.value) and str(bad) in str(e.value), str(e.value)
+
+
+def test_dequantize_checks_the_metadata_it_is_given():
+    codes, meta = lprff.read_codes(FILES / "q-lloyd-max-b2-file.arrow")
+    with pytest.raises(lprff.FormatError, match="metadata: lprff.codebook has 2 values"):
+        lprff.dequantize(codes, {**meta, "lprff.codebook": "-1,1"})
+    with pytest.raises(ValueError, match=r"codes span \[0, 4\], expected codes of 2 bits"):
+        lprff.dequantize(np.array([[0, 4]]), meta)
+
+
+def test_a_sigma_delta_model_reads_condensed_features():
+    """m / block weights; predict takes the condensed rows, or the m values and condenses them."""
+    model = lprff.read_model(FILES / "model-sigma-delta.lprff")
+    meta = model.metadata
+    m, block = int(meta["lprff.features"]), int(meta["lprff.quantizer.block"])
+    assert model.weights.shape == (1, m // block) and len(model.condensation) == block
+    values, labels, _ = lprff.read_features(FILES / "model-sigma-delta.arrow")
+    full, _, _ = lprff.read_features(FILES / "model-sigma-delta.arrow", condensed=False)
+    scores = lprff.predict(model, values)
+    assert np.array_equal(lprff.predict(model, full), scores)  # condensed the same way
+    assert np.mean((scores[:, 0] - labels) ** 2) < np.var(labels)  # it learned something
+    with pytest.raises(ValueError, match=f"expected \\[rows, {m // block}\\] .* or \\[rows, {m}\\]"):
+        lprff.predict(model, full[:, :-1])
+    plain = lprff.read_model(FILES / "model.lprff")
+    assert plain.condensation is None
 
 
 def test_a_file_without_features_or_not_arrow_is_refused(tmp_path):

@@ -2,6 +2,7 @@ package org.lprff.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -109,6 +110,25 @@ record FeatureRows(
 
   int rows() {
     return features.length;
+  }
+
+  /**
+   * Every row as the library decodes it, {@code org.lprff.vector.stream.FeatureRows.of(spec, ...)
+   * .decode}: float32, the grid's or the codebook's values, Sigma-Delta's condensed ones ({@code
+   * spec.modelFeatures()} a row); with {@code condensed} false, Sigma-Delta's m values before the
+   * condensation (for the other quantizers the same values).
+   */
+  float[][] decoded(boolean condensed) {
+    org.lprff.vector.stream.FeatureRows all = org.lprff.vector.stream.FeatureRows.of(
+        schema.spec(), MemorySegment.ofArray(concatenated()), 0, rows());
+    if (!condensed && all instanceof org.lprff.vector.stream.FeatureRows.Condensed c) {
+      all = c.codes();
+    }
+    float[][] values = new float[rows()][all.features()];
+    for (int r = 0; r < rows(); r++) {
+      all.decode(r, values[r], 0);
+    }
+    return values;
   }
 
   /** All rows' bytes, concatenated (what {@code Featurizer.featurize(rows, n, 0)} returns). */

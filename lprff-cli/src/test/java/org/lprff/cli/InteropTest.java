@@ -27,6 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.lprff.arrow.LabelType;
 import org.lprff.vector.codec.PackedFeatures;
+import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 
 /**
@@ -41,7 +42,11 @@ import org.lprff.vector.featurize.FeaturizerSpec;
  *       Java computes fma(code, step, lo) rounded once to float; in JavaScript code * step (at most
  *       16 + 24 significant bits) and its sum with lo (both multiples of ulp(step) / 2^16 within
  *       [-2 s, 2 s], about 41 bits) are exact in double, so Math.fround rounds the exact value
- *       once, the same way.
+ *       once, the same way. The same for every quantizer, against the library's decoding ({@code
+ *       FeatureRows.of(spec, ...).decode}): Lloyd-Max's codes through lprff.codebook (exact: table
+ *       look-ups), Sigma-Delta's values condensed through lprff.condensation, exact too: node
+ *       replays Java's float32 chain sum = fma(u_i, v_i, sum) (fma emulated in double with the
+ *       error of the sum, see read-features.mjs), and its values before the condensation.
  *   <li>JavaScript writes, Java reads: tables of Float64 columns and of a FixedSizeList&lt;Float32&gt;
  *       column, with Int32 labels, featurize to the same bytes as the same rows given as CSV.
  * </ul>
@@ -99,6 +104,24 @@ class InteropTest {
         .flatMap(b -> Stream.of(Arguments.of(b, "file"), Arguments.of(b, "stream")));
   }
 
+  /**
+   * Every quantizer but stochastic (above) at bits it codes: the grid ones, Lloyd-Max (codebook),
+   * Sigma-Delta of orders 1 and 2 over blocks of 3 and 8 (condensed), float32 (b = 32) for the
+   * two whose b = 32 keys differ; both framings.
+   */
+  static Stream<Arguments> quantizersBitsAndFraming() {
+    Stream<Arguments> cases = Stream.of(
+        Arguments.of("nearest", 4), Arguments.of("shared-threshold", 1),
+        Arguments.of("shared-threshold", 4), Arguments.of("shared-threshold", 8),
+        Arguments.of("lloyd-max", 1), Arguments.of("lloyd-max", 2), Arguments.of("lloyd-max", 4),
+        Arguments.of("lloyd-max", 8), Arguments.of("lloyd-max", 32),
+        Arguments.of("sigma-delta:2:8", 2), Arguments.of("sigma-delta:2:8", 4),
+        Arguments.of("sigma-delta:2:8", 8), Arguments.of("sigma-delta:2:8", 32),
+        Arguments.of("sigma-delta:1:3", 1), Arguments.of("sigma-delta:1:3", 4));
+    return cases.flatMap(a -> Stream.of("file", "stream")
+        .map(ipc -> Arguments.of(a.get()[0], a.get()[1], ipc)));
+  }
+
   /** Java writes, node reads and dequantizes from the metadata: every value equal, exactly. */
   @ParameterizedTest(name = "b={0}, ipc={1}")
   @MethodSource("bitsAndFraming")
@@ -107,14 +130,42 @@ class InteropTest {
   }
 
   /**
+   * The other quantizers: node decodes from the metadata (codebook, condensation) exactly what
+   * the library decodes, condensed and before the condensation.
+   */
+  @ParameterizedTest(name = "{0}, b={1}, ipc={2}")
+  @MethodSource("quantizersBitsAndFraming")
+  void nodeDecodesEveryQuantizerExactly(String quantizer, int bits, String ipc)
+      throws Exception {
+    Path file = featureFile(dir, dir.resolve("x.arrow"), bits, ipc, quantizer);
+    assertNodeReadsWhatJavaWrote(file);
+    FeaturizerSpec spec = FeatureRows.read(file).schema().spec();
+    assertEquals(quantizer.startsWith("sigma-delta"), spec.condensation().isPresent());
+    if (spec.condensation().isPresent()) {
+      assertNodeReadsWhatJavaWrote(file, false);
+    }
+  }
+
+  /**
    * The interop tests' feature file: 21 random rows of 5 columns at m = 37 (rows of any byte
    * alignment), record batches of 8.
    */
   static Path featureFile(Path dir, Path out, int bits, String ipc) throws IOException {
+    return featureFile(dir, out, bits, ipc, "stochastic");
+  }
+
+  /**
+   * The interop tests' feature file of a quantizer: m = 37, or for Sigma-Delta the multiple of
+   * its block from 37 on (40 for blocks of 8, 39 for 3).
+   */
+  static Path featureFile(Path dir, Path out, int bits, String ipc, String quantizer)
+      throws IOException {
+    int block = Quantizer.parse(quantizer) instanceof Quantizer.SigmaDelta sd ? sd.block() : 1;
+    int m = (37 + block - 1) / block * block;
     Path csv = Inputs.Table.random(21, 5, 17).writeCsv(dir.resolve("x.csv"));
-    Cli.ok("featurize", "-i", csv.toString(), "--standardize", "--sigma", "1.3", "-m", "37",
-        "-b", Integer.toString(bits), "--seed", "5", "--ipc", ipc, "--batch-size", "8",
-        "-o", out.toString(), "-q");
+    Cli.ok("featurize", "-i", csv.toString(), "--standardize", "--sigma", "1.3", "-m",
+        Integer.toString(m), "-b", Integer.toString(bits), "--quantizer", quantizer, "--seed", "5",
+        "--ipc", ipc, "--batch-size", "8", "-o", out.toString(), "-q");
     return out;
   }
 
@@ -125,6 +176,16 @@ class InteropTest {
   record ScoredModel(Path model, Path twin, List<String> predictions) {}
 
   static ScoredModel scoredModel(Path dir, boolean classes) throws IOException {
+    return scoredModel(dir, classes, "stochastic");
+  }
+
+  /**
+   * {@link #scoredModel(Path, boolean)} with a quantizer: for a deterministic one the "twin" is
+   * the heldout rows featurized like the training rows (its bits, its quantizer), the features
+   * {@code lprff predict} scores for it (for Sigma-Delta, m / block condensed ones).
+   */
+  static ScoredModel scoredModel(Path dir, boolean classes, String quantizer) throws IOException {
+    boolean full = Quantizer.parse(quantizer).randomized();
     Path trainCsv = dir.resolve("train.csv");
     Path heldoutCsv = dir.resolve("heldout.csv");
     TrainCommandTest.writeCsv(trainCsv, 600, 1, classes);
@@ -134,10 +195,10 @@ class InteropTest {
     Path model = dir.resolve("model.lprff");
     Cli.ok("featurize", "--input", trainCsv.toString(), "--label-column", "y", "--label-type",
         classes ? "classes" : "regression", "--standardize", "--sigma", "2", "--features", "128",
-        "--bits", "4", "--projection", "circulant", "--seed", "3", "--output", train.toString(),
-        "-q");
+        "--bits", "4", "--projection", "circulant", "--seed", "3", "--quantizer", quantizer,
+        "--output", train.toString(), "-q");
     Cli.ok("featurize", "--input", heldoutCsv.toString(), "--label-column", "y", "--like",
-        train.toString(), "--bits", "32", "--output", twin.toString(), "-q");
+        train.toString(), "--bits", full ? "32" : "4", "--output", twin.toString(), "-q");
     Cli.ok("train", "--train", train.toString(), "--heldout", twin.toString(), "--task",
         classes ? "classification" : "regression", "--model", model.toString(), "-q");
     Path predictions = dir.resolve("predictions.csv");
@@ -158,25 +219,40 @@ class InteropTest {
   }
 
   private void assertNodeReadsWhatJavaWrote(Path file) throws Exception {
+    assertNodeReadsWhatJavaWrote(file, true);
+  }
+
+  /** node's values (condensed or not: Sigma-Delta) are the library's decoded rows, bit for bit. */
+  private void assertNodeReadsWhatJavaWrote(Path file, boolean condensed) throws Exception {
     FeatureRows rows = FeatureRows.read(file);
     FeaturizerSpec spec = rows.schema().spec();
-    int m = spec.features();
-    List<String> lines = run(List.of("node", "read-features.mjs", file.toAbsolutePath().toString()),
-        JS, NODE_TIMEOUT).lines().toList();
-    assertEquals(rows.rows() + " " + m + " " + spec.bits(), lines.get(0));
+    float[][] decoded = rows.decoded(condensed);
+    int n = condensed ? spec.modelFeatures() : spec.features();
+    List<String> command = new ArrayList<>(
+        List.of("node", "read-features.mjs", file.toAbsolutePath().toString()));
+    if (!condensed) {
+      command.add("--uncondensed");
+    }
+    List<String> lines = run(command, JS, NODE_TIMEOUT).lines().toList();
+    assertEquals(rows.rows() + " " + n + " " + spec.bits(), lines.get(0));
     assertEquals(rows.rows() + 1, lines.size());
     for (int r = 0; r < rows.rows(); r++) {
-      float[] expected = new float[m];
-      if (spec.isFloat()) {
-        ByteBuffer.wrap(rows.features()[r]).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer()
-            .get(expected);
-      } else {
-        PackedFeatures.unpack(rows.features()[r], 0, spec.scale(), m, expected, 0);
+      float[] expected = decoded[r];
+      assertEquals(n, expected.length);
+      if (spec.quantizer().affine() && spec.condensation().isEmpty()) { // the grid, unpacked
+        float[] unpacked = new float[n];
+        if (spec.isFloat()) {
+          ByteBuffer.wrap(rows.features()[r]).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer()
+              .get(unpacked);
+        } else {
+          PackedFeatures.unpack(rows.features()[r], 0, spec.scale(), n, unpacked, 0);
+        }
+        assertArrayEquals(unpacked, expected, "row " + r);
       }
       String[] cells = lines.get(r + 1).split(" ");
-      assertEquals(m + 1, cells.length, "row " + r);
-      float[] actual = new float[m];
-      for (int i = 0; i < m; i++) {
+      assertEquals(n + 1, cells.length, "row " + r);
+      float[] actual = new float[n];
+      for (int i = 0; i < n; i++) {
         // JavaScript prints the shortest text of a double, which parses back to that double; it
         // must be a float32 value (Math.fround applied), so no rounding happens on this side.
         double printed = Double.parseDouble(cells[i + 1]);

@@ -19,9 +19,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lprff.cli.experiment.SyntheticExperiment;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.lprff.vector.codec.PackedFeatures;
 import org.lprff.vector.featurize.FeaturizerSpec;
 
@@ -34,8 +35,9 @@ import org.lprff.vector.featurize.FeaturizerSpec;
  * <ul>
  *   <li>{@code lprff.read_features} gives exactly the values {@link PackedFeatures#unpack} gives,
  *       float bit for float bit, for every b and both framings (why exact is possible: see {@link
- *       InteropTest}; numpy computes lo + code * step in float64 and casts once);
- *   <li>{@code lprff.predict} scores like {@code lprff predict};
+ *       InteropTest}; numpy computes lo + code * step in float64 and casts once), and for every
+ *       quantizer the values the library decodes (Lloyd-Max's codebook, Sigma-Delta condensed);
+ *   <li>{@code lprff.predict} scores like {@code lprff predict}, a Sigma-Delta model too;
  *   <li>polars and duckdb see the rows, labels and feature bytes pyarrow sees;
  *   <li>the package's own pytest suite (python/tests) passes on these files.
  * </ul>
@@ -94,65 +96,99 @@ class PythonInteropTest {
   @ParameterizedTest(name = "b={0}, ipc={1}")
   @MethodSource("org.lprff.cli.InteropTest#bitsAndFraming")
   void pythonDequantizesJavasFilesExactly(int bits, String ipc) throws Exception {
-    Path file = featurize(dir.resolve("x.arrow"), bits, ipc);
+    assertPythonReadsWhatJavaWrote(featurize(dir.resolve("x.arrow"), bits, ipc), true);
+  }
+
+  /**
+   * Every other quantizer (the cases of {@link InteropTest}'s node test): the package decodes
+   * exactly what the library decodes ({@code FeatureRows.of(spec, ...).decode}), Lloyd-Max
+   * through its codebook, Sigma-Delta condensed (numpy replays Java's float32 fma chain exactly,
+   * see {@code lprff._fma32}) and before the condensation ({@code condensed=False}).
+   */
+  @ParameterizedTest(name = "{0}, b={1}, ipc={2}")
+  @MethodSource("org.lprff.cli.InteropTest#quantizersBitsAndFraming")
+  void pythonDecodesEveryQuantizerExactly(String quantizer, int bits, String ipc)
+      throws Exception {
+    Path file = InteropTest.featureFile(dir, dir.resolve("x.arrow"), bits, ipc, quantizer);
+    assertPythonReadsWhatJavaWrote(file, true);
+    assertPythonReadsWhatJavaWrote(file, false);
+  }
+
+  private void assertPythonReadsWhatJavaWrote(Path file, boolean condensed) throws Exception {
     Path values = dir.resolve("values.f32");
     Path labels = dir.resolve("labels.f64");
     python("import sys, numpy as np, lprff\n"
-        + "v, l, meta = lprff.read_features(sys.argv[1])\n"
+        + "v, l, meta = lprff.read_features(sys.argv[1], condensed=sys.argv[4] == 'true')\n"
         + "v.astype('<f4').tofile(sys.argv[2]); np.asarray(l, '<f8').tofile(sys.argv[3])",
-        file.toString(), values.toString(), labels.toString());
+        file.toString(), values.toString(), labels.toString(), Boolean.toString(condensed));
     FeatureRows rows = FeatureRows.read(file);
     FeaturizerSpec spec = rows.schema().spec();
-    int m = spec.features();
+    float[][] decoded = rows.decoded(condensed);
+    int n = condensed ? spec.modelFeatures() : spec.features();
     ByteBuffer got = ByteBuffer.wrap(Files.readAllBytes(values)).order(ByteOrder.LITTLE_ENDIAN);
     ByteBuffer gotLabels =
         ByteBuffer.wrap(Files.readAllBytes(labels)).order(ByteOrder.LITTLE_ENDIAN);
-    assertEquals((long) rows.rows() * m * 4, got.capacity(), "values bytes");
+    assertEquals((long) rows.rows() * n * 4, got.capacity(), "values bytes");
     for (int r = 0; r < rows.rows(); r++) {
-      float[] expected = new float[m];
-      if (spec.isFloat()) {
-        ByteBuffer.wrap(rows.features()[r]).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer()
-            .get(expected);
-      } else {
-        PackedFeatures.unpack(rows.features()[r], 0, spec.scale(), m, expected, 0);
+      float[] expected = decoded[r];
+      if (spec.quantizer().affine() && spec.condensation().isEmpty()) { // the grid, unpacked
+        float[] unpacked = new float[n];
+        if (spec.isFloat()) {
+          ByteBuffer.wrap(rows.features()[r]).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer()
+              .get(unpacked);
+        } else {
+          PackedFeatures.unpack(rows.features()[r], 0, spec.scale(), n, unpacked, 0);
+        }
+        assertArrayEquals(unpacked, expected, "row " + r);
       }
-      float[] actual = new float[m];
-      got.asFloatBuffer().position(r * m).get(actual);
+      float[] actual = new float[n];
+      got.asFloatBuffer().position(r * n).get(actual);
       assertArrayEquals(expected, actual, "row " + r); // exact: compares float bits
       assertEquals(rows.labels()[r], gotLabels.getDouble(8 * r), "label of row " + r);
     }
   }
 
+  static Stream<Arguments> modelCases() {
+    return Stream.of(Arguments.of(false, "stochastic"), Arguments.of(true, "stochastic"),
+        Arguments.of(false, "sigma-delta:2:8"), Arguments.of(true, "sigma-delta:2:8"));
+  }
+
   /**
    * A model file read by the package scores the full-precision twin of the heldout rows like
    * {@code lprff predict} scores the raw rows (the bound of {@link InteropTest}'s node test:
-   * float against double summation); classes are predict's but for near-ties.
+   * float against double summation); classes are predict's but for near-ties. A Sigma-Delta
+   * model (m / block weights) scores the condensed features of the heldout rows at its bits, as
+   * predict does, and the same read uncondensed (predict condenses them).
    */
-  @ParameterizedTest(name = "classes {0}")
-  @ValueSource(booleans = {false, true})
-  void pythonScoresWithAModelFile(boolean classes) throws Exception {
-    InteropTest.ScoredModel m = InteropTest.scoredModel(dir, classes);
+  @ParameterizedTest(name = "classes {0}, {1}")
+  @MethodSource("modelCases")
+  void pythonScoresWithAModelFile(boolean classes, String quantizer) throws Exception {
+    InteropTest.ScoredModel m = InteropTest.scoredModel(dir, classes, quantizer);
     List<String> expected = m.predictions();
-    List<String> scored = python("import sys, lprff\n"
+    String scoring = "import sys, lprff\n"
         + "model = lprff.read_model(sys.argv[1])\n"
-        + "values, _, _ = lprff.read_features(sys.argv[2])\n"
+        + "values, _, _ = lprff.read_features(sys.argv[2], condensed=sys.argv[3] == 'true')\n"
         + "out = lprff.predict(model, values) if model.task == 'regression'"
         + " else lprff.predict_classes(model, values)[:, None]\n"
-        + "print('\\n'.join(' '.join(repr(float(x)) for x in row) for row in out))",
-        m.model().toString(), m.twin().toString()).lines().toList();
-    assertEquals(200, scored.size());
-    int agree = 0;
-    for (int r = 0; r < 200; r++) {
-      double want = Double.parseDouble(expected.get(r + 1).split(",")[0]);
-      double got = Double.parseDouble(scored.get(r));
-      if (!classes) {
-        assertEquals(want, got, 1e-5, "row " + r);
-        agree++;
-      } else {
-        agree += want == got ? 1 : 0;
+        + "print('\\n'.join(' '.join(repr(float(x)) for x in row) for row in out))";
+    for (boolean condensed : quantizer.startsWith("sigma-delta") ? new boolean[] {true, false}
+        : new boolean[] {true}) {
+      List<String> scored = python(scoring, m.model().toString(), m.twin().toString(),
+          Boolean.toString(condensed)).lines().toList();
+      assertEquals(200, scored.size());
+      int agree = 0;
+      for (int r = 0; r < 200; r++) {
+        double want = Double.parseDouble(expected.get(r + 1).split(",")[0]);
+        double got = Double.parseDouble(scored.get(r));
+        if (!classes) {
+          assertEquals(want, got, 1e-5, "row " + r + ", condensed " + condensed);
+          agree++;
+        } else {
+          agree += want == got ? 1 : 0;
+        }
       }
+      assertTrue(agree >= 199, agree + " of 200 rows agree, condensed " + condensed);
     }
-    assertTrue(agree >= 199, agree + " of 200 rows agree");
   }
 
   /** polars (read_ipc) and duckdb (over the pyarrow table) see pyarrow's rows, labels, bytes. */
@@ -191,6 +227,24 @@ class PythonInteropTest {
         "--features", "64", "--bits", "4", "--output", train.toString(), "-q");
     Cli.ok("train", "--train", train.toString(), "--heldout", train.toString(), "--task",
         "regression", "--model", files.resolve("model.lprff").toString(), "-q");
+    // q-<quantizer>-b<bits>-<ipc>.arrow: the other quantizers' keys (codebook, condensation).
+    for (String q : List.of("lloyd-max:2", "lloyd-max:8", "lloyd-max:32", "shared-threshold:4",
+        "sigma-delta:2:8:4", "sigma-delta:2:8:32", "sigma-delta:1:3:1")) {
+      String quantizer = q.substring(0, q.lastIndexOf(':'));
+      int bits = Integer.parseInt(q.substring(q.lastIndexOf(':') + 1));
+      for (String ipc : List.of("file", "stream")) {
+        InteropTest.featureFile(dir, files.resolve("q-" + quantizer.replace(':', '-') + "-b" + bits
+            + "-" + ipc + ".arrow"), bits, ipc, quantizer);
+      }
+    }
+    // A Sigma-Delta model (m / block weights) and rows of its spec.
+    Path sigmaDelta = files.resolve("model-sigma-delta.arrow");
+    Cli.ok("featurize", "--input", trainCsv.toString(), "--label-column", "y", "--sigma", "2",
+        "--features", "64", "--bits", "4", "--quantizer", "sigma-delta:2:8", "--output",
+        sigmaDelta.toString(), "-q");
+    Cli.ok("train", "--train", sigmaDelta.toString(), "--heldout", sigmaDelta.toString(),
+        "--task", "regression", "--model",
+        files.resolve("model-sigma-delta.lprff").toString(), "-q");
     ProcessBuilder pytest = new ProcessBuilder(PYTHON.toString(), "-m", "pytest", "-q",
         "-p", "no:cacheprovider", PACKAGE.resolve("tests").toString())
         .redirectErrorStream(true);
