@@ -7,7 +7,9 @@ Independent of lprff's Java code: reads runs.csv with the csv module, ranks with
 every Spearman coefficient of the Figure 5 table (rows with a finite metric and a finite, positive
 quantity; ties get average ranks) and Table 2 (the best full-precision mean, the 2% / 0.5-point
 tolerance, each family's smallest configuration within it, the memory ratios). Prints what it
-checked; exits 1 at the first disagreement.
+checked; exits 1 at the first disagreement. The LP-RFF families are the quantizer families (the
+part of runs.csv's quantizer before a colon: sigma-delta:1:4 is LP-RFF sigma-delta); Table 2 has a
+row for the paper's four families and for any other that ran.
 """
 import csv
 import math
@@ -86,38 +88,73 @@ def main(folder):
     fp = [k for k in configs if k[0] == "rff" and math.isfinite(mean(k))]
     best = min(mean(k) for k in fp)
     limit = best * 1.02 if regression else best + 0.005
-    families = {
-        "LP-RFF": lambda k: k[0] == "lp-rff" and k[2] == "stochastic",
-        "LP-RFF nearest": lambda k: k[0] == "lp-rff" and k[2] == "nearest",
-        "FP RFF": lambda k: k[0] == "rff",
-        "Nyström": lambda k: k[0] == "nystrom",
-    }
+    def family(k):
+        return k[2].split(":")[0]
+
+    # Table 2's families: (row label, name in a ratio, membership), LP-RFF stochastic first.
+    families = [
+        ("LP-RFF stochastic", "LP-RFF", lambda k: k[0] == "lp-rff" and family(k) == "stochastic"),
+        ("LP-RFF nearest", "LP-RFF nearest",
+         lambda k: k[0] == "lp-rff" and family(k) == "nearest"),
+    ] + [
+        ("LP-RFF " + q, "LP-RFF " + q, lambda k, q=q: k[0] == "lp-rff" and family(k) == q)
+        for q in ("shared-threshold", "lloyd-max", "sigma-delta")
+    ] + [
+        ("full-precision RFF", "FP RFF", lambda k: k[0] == "rff"),
+        ("Nyström", "Nyström", lambda k: k[0] == "nystrom"),
+    ]
+    paper = {"LP-RFF stochastic", "LP-RFF nearest", "full-precision RFF", "Nyström"}
+
+    def describe(k):
+        method, projection, quantizer, m, bits = k
+        s = (projection + ", " if projection else "") + f"m = {m}"
+        if method != "nystrom":
+            s += ", fp32" if bits == 32 else f", b = {bits}"
+        if method == "lp-rff" and ":" in quantizer:
+            s += ", " + quantizer
+        return s
+
     smallest = {}
-    for family, member in families.items():
-        within = [k for k in configs if member(k) and mean(k) <= limit]
+    for label, short, member in families:
+        ran = [k for k in configs if member(k)]
+        if not ran or all(math.isnan(mean(k)) for k in ran):
+            said = "not run" if not ran else "every run diverged"
+            row = re.search(r"^\| " + re.escape(label) + r" \| " + said + r" \|", summary, re.M)
+            if row is None and (ran or label in paper):
+                fail(f"{label}: {said}, but summary.md does not say so")
+            if not ran and label not in paper and f"| {label} |" in summary:
+                fail(f"{label}: not run, but summary.md has a row for it")
+            print(f"{label}: {said} (as summary.md)")
+            continue
+        within = [k for k in ran if mean(k) <= limit]
         if within:
-            smallest[family] = min(within, key=lambda k: (memory(k), mean(k)))
+            smallest[short] = min(within, key=lambda k: (memory(k), mean(k)))
+            text = f"| {label} | {describe(smallest[short])} | {memory(smallest[short]):,} |"
+            if text not in summary:
+                fail(f"summary.md lacks the row '{text}'")
     print(f"best full-precision mean {best:.6g}; tolerance limit {limit:.6g}")
     if "LP-RFF" not in smallest:
-        if re.search(r"\| LP-RFF stochastic \| none within tolerance", summary) is None:
+        if re.search(r"\| LP-RFF stochastic \| (none within tolerance|every run diverged|not run)",
+                     summary) is None:
             fail("LP-RFF stochastic: nothing within tolerance, but summary.md does not say so")
         print("LP-RFF stochastic: none within tolerance, so no ratios (as summary.md)")
         print("OK: summary.md follows from runs.csv")
         return
     lp = memory(smallest["LP-RFF"])
-    for family in ("LP-RFF nearest", "FP RFF", "Nyström"):
-        if family not in smallest:
-            if re.search(r"\| " + re.escape({"FP RFF": "full-precision RFF"}.get(family, family))
-                         + r" \| none within tolerance", summary) is None:
-                fail(f"{family}: nothing within tolerance, but summary.md does not say so")
-            print(f"{family}: none within tolerance (as summary.md)")
+    for label, short, member in families[1:]:
+        if not any(member(k) and math.isfinite(mean(k)) for k in configs):
             continue
-        ratio = memory(smallest[family]) / lp
-        text = f"{family} / LP-RFF = {ratio:.1f}x"
+        if short not in smallest:
+            if re.search(r"\| " + re.escape(label) + r" \| none within tolerance", summary) is None:
+                fail(f"{label}: nothing within tolerance, but summary.md does not say so")
+            print(f"{short}: none within tolerance (as summary.md)")
+            continue
+        ratio = memory(smallest[short]) / lp
+        text = f"{short} / LP-RFF = {ratio:.1f}x"
         if text not in summary:
-            fail(f"summary.md lacks '{text}' (smallest {family}: {smallest[family]},"
-                 f" {memory(smallest[family])} bits; LP-RFF: {smallest['LP-RFF']}, {lp} bits)")
-        print(f"{text}: {smallest[family]} over {smallest['LP-RFF']} (as summary.md)")
+            fail(f"summary.md lacks '{text}' (smallest {short}: {smallest[short]},"
+                 f" {memory(smallest[short])} bits; LP-RFF: {smallest['LP-RFF']}, {lp} bits)")
+        print(f"{text}: {smallest[short]} over {smallest['LP-RFF']} (as summary.md)")
     print("OK: summary.md follows from runs.csv")
 
 

@@ -9,6 +9,7 @@ import org.lprff.cli.experiment.Experiment;
 import org.lprff.cli.experiment.ExperimentData;
 import org.lprff.cli.experiment.ExperimentPlan;
 import org.lprff.cli.options.LandmarksOption;
+import org.lprff.cli.options.QuantizerOption;
 import org.lprff.cli.options.QuietOption;
 import org.lprff.cli.options.RawRowsOptions;
 import org.lprff.cli.options.ThreadsOption;
@@ -29,14 +30,14 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "The LP-RFF paper's experiment on a data set: full-precision random Fourier features"
-          + " (dense and circulant), LP-RFF (circulant, b = 1, 2, 4, 8, 16, every quantizer) and"
-          + " Nyström over a range of m, each at every seed; sigma and l2 chosen on a validation"
-          + " split of the training rows (never on heldout). Writes to --out: runs.csv (one row"
-          + " per method, quantizer, m, b and seed: heldout metric, delta1, delta2, Frobenius and"
-          + " spectral kernel error, training memory bits, seconds), the plots of the paper's"
-          + " Figures 3, 4 and 5 (PNG) and summary.md (its Table 2: the memory LP-RFF saves at"
-          + " the accuracy of full precision). Each run is appended as it finishes: --resume"
-          + " continues an interrupted experiment.",
+          + " (dense and circulant), LP-RFF (circulant, b = 1, 2, 4, 8, 16, each --quantizer)"
+          + " and Nyström over a range of m, each at every seed; sigma and l2 chosen on a"
+          + " validation split of the training rows (never on heldout). Writes to --out:"
+          + " runs.csv (one row per method, quantizer, m, b and seed: heldout metric, delta1,"
+          + " delta2, Frobenius and spectral kernel error, training memory bits, seconds), the"
+          + " plots of the paper's Figures 3, 4 and 5 (PNG) and summary.md (its Table 2: the"
+          + " memory LP-RFF saves at the accuracy of full precision). Each run is appended as it"
+          + " finishes: --resume continues an interrupted experiment.",
       "",
       "Data: diamonds (shipped in lprff; regression of ln(price)), fashion-mnist (from"
           + " $LPRFF_DATA/fashion-mnist or ../shared/data/fashion-mnist; 10-class"
@@ -81,6 +82,9 @@ final class ExperimentCommand implements Callable<Integer> {
       description = "LP-RFF's bits, a comma list of 1, 2, 4, 8, 16 (default: all five).")
   List<Integer> bits;
 
+  /** Null unless given: the plan's quantizers, stochastic and nearest. */
+  @Mixin QuantizerOption quantizer;
+
   @Option(names = "--kernel-rows", paramLabel = "N",
       description = "Heldout subsample of the kernel metrics (default 1000; all heldout rows if"
           + " fewer).")
@@ -120,7 +124,8 @@ final class ExperimentCommand implements Callable<Integer> {
     Path folder = out != null ? out : Path.of("experiment-" + folderName(data)
         + (quick ? "-quick" : ""));
     ExperimentPlan plan = (quick ? ExperimentPlan.quick() : ExperimentPlan.full())
-        .with(features, nystrom.counts(), bits, kernelRows);
+        .with(features, nystrom.counts(), bits,
+            quantizer.name == null ? null : quantizer.quantizers(), kernelRows);
     Experiment.Settings settings =
         new Experiment.Settings(source, plan, seeds, folder, resume, threads.count());
     Experiment.Outcome outcome = Experiment.run(settings, line -> {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -25,8 +26,10 @@ import org.lprff.vector.metrics.TrainingMemory;
  * {@code lprff experiment} end to end on small data (the synthetic problems of {@link
  * TrainCommandTest} and a synthetic Fashion-MNIST), with small m so that each experiment takes
  * seconds: every planned run lands in runs.csv once, the training memory is Table 1's, σ and λ
- * come from the validation split, --resume skips what is done and redoes a cut-short line, and
- * bad --data is refused by name. Everything is seeded, so nothing here is statistical.
+ * come from the validation split, --resume skips what is done and redoes a cut-short line (and
+ * takes another --quantizer list as it takes other m or bits), a --quantizer list runs each
+ * (quantizer, b) pair it can code once and says which it skips, and bad options are refused by
+ * name. Everything is seeded, so nothing here is statistical.
  */
 class ExperimentCommandTest {
 
@@ -51,7 +54,7 @@ class ExperimentCommandTest {
 
   /** The command line of an experiment on {@code data} with the {@link #SMALL} plan. */
   static String[] args(Path data, Path out, String... more) {
-    List<String> args = new java.util.ArrayList<>(List.of("experiment", "--data",
+    List<String> args = new ArrayList<>(List.of("experiment", "--data",
         data.toString(), "--out", out.toString()));
     args.addAll(List.of(SMALL));
     args.addAll(List.of(more));
@@ -155,6 +158,112 @@ class ExperimentCommandTest {
         wrong.err());
   }
 
+  /** Every quantizer family but nearest, two Sigma-Delta configurations among them. */
+  static final String QUANTIZERS =
+      "stochastic,lloyd-max,sigma-delta:1:4,shared-threshold,sigma-delta:2:4";
+
+  @Test
+  void quantizerListRunsEachCodablePairOnceAndSkipsTheOthers() throws IOException {
+    Path out = dir.resolve("quantizers");
+    // Not --quiet: the progress names the skipped pairs.
+    Cli.Result r = Cli.run("experiment", "--data", regressionCsv.toString(), "--out",
+        out.toString(), "--features", "16,64", "--nystrom", "", "--bits", "1,4,16",
+        "--kernel-rows", "60", "--seeds", "1", "--quantizer", QUANTIZERS);
+    requireOk(r);
+    // 16 bits only for stochastic, 1 bit not for Sigma-Delta of order 2 (it needs b >= 2).
+    Set<RunRecord.Key> expected = new HashSet<>();
+    for (int m : List.of(16, 64)) {
+      expected.add(new RunRecord.Key(RunRecord.RFF, "dense", RunRecord.NONE, m, 32, 1));
+      expected.add(new RunRecord.Key(RunRecord.RFF, "circulant", RunRecord.NONE, m, 32, 1));
+      for (String q : QUANTIZERS.split(",")) {
+        for (int b : List.of(1, 4, 16)) {
+          if ((b < 16 || q.equals("stochastic")) && !(q.equals("sigma-delta:2:4") && b == 1)) {
+            expected.add(new RunRecord.Key(RunRecord.LP_RFF, "circulant", q, m, b, 1));
+          }
+        }
+      }
+    }
+    assertEquals(24, expected.size());
+    assertTrue(r.out().contains("experiment: 24 runs in"), r.toString());
+    List<RunRecord> runs = RunsCsv.read(out.resolve("runs.csv")).records();
+    Set<RunRecord.Key> keys = new HashSet<>();
+    for (RunRecord run : runs) {
+      assertTrue(keys.add(run.key()), "twice: " + run.key());
+      assertTrue(run.heldoutMetric() > 0 && run.heldoutMetric() < 10, run.toString());
+      // Sigma-Delta's model reads m / block condensed features (Table 1 over those).
+      int modelFeatures = run.quantizer().startsWith("sigma-delta") ? run.m() / 4 : run.m();
+      TrainingMemory memory =
+          TrainingMemory.forProjection(run.projection(), 4, run.m(), run.bits(), 250, 1);
+      assertEquals(memory.featureGenerationBits() + memory.miniBatchBits()
+          + TrainingMemory.forProjection(run.projection(), 4, modelFeatures, run.bits(), 250, 1)
+              .modelBits(), run.memoryBits(), run.toString());
+    }
+    assertEquals(expected, keys);
+    // The two Sigma-Delta configurations are different maps, not one run twice.
+    assertFalse(metric(runs, "sigma-delta:1:4", 64, 4) == metric(runs, "sigma-delta:2:4", 64, 4));
+
+    String skips = "lloyd-max at b in [16], sigma-delta:1:4 at b in [16], shared-threshold at b"
+        + " in [16], sigma-delta:2:4 at b in [1, 16]";
+    assertEquals(1, count(r.err(), "LP-RFF skips " + skips + ": shared-threshold, lloyd-max"
+        + " and sigma-delta code 1, 2, 4 or 8 bits, sigma-delta of order r at least r"), r.err());
+    String summary = Files.readString(out.resolve("summary.md"));
+    assertTrue(summary.contains("quantizers [stochastic, lloyd-max, sigma-delta:1:4,"
+        + " shared-threshold, sigma-delta:2:4]; skipped: " + skips + ", since"), summary);
+    // Table 2: one row per family present (every Sigma-Delta configuration in one), nearest
+    // "not run" as ever; the means table has a series per configuration.
+    for (String family : List.of("LP-RFF stochastic", "LP-RFF shared-threshold",
+        "LP-RFF lloyd-max", "LP-RFF sigma-delta", "full-precision RFF")) {
+      assertEquals(1, count(summary, "\n| " + family + " | "), family + "\n" + summary);
+    }
+    assertTrue(summary.contains("\n| LP-RFF nearest | not run | | | | |\n"), summary);
+    assertTrue(summary.contains("\n| Nyström | not run | | | | |\n"), summary);
+    for (String series : List.of("LP-RFF circulant b=4 sigma-delta:1:4",
+        "LP-RFF circulant b=4 sigma-delta:2:4", "LP-RFF circulant b=1 lloyd-max",
+        "LP-RFF circulant b=16 stochastic")) {
+      assertEquals(1, count(summary, "\n| " + series + " | "), series + "\n" + summary);
+    }
+  }
+
+  @Test
+  void resumeTakesAnotherQuantizerListLikeTheOtherLists() throws IOException {
+    Path out = dir.resolve("resume-quantizers");
+    String[] plan = {"--seeds", "1"};
+    requireOk(experiment(regressionCsv, out, concat(plan, "--quantizer", "stochastic")));
+    Path runsFile = out.resolve("runs.csv");
+    List<String> first = Files.readAllLines(runsFile);
+    // per m: dense, circulant, stochastic b = 1, 4; Nyström at 2 landmark counts
+    assertEquals(1 + 2 * (2 + 2) + 2, first.size());
+
+    // A longer list: its new quantizer's runs, the rest already done.
+    Cli.Result grown = experiment(regressionCsv, out,
+        concat(plan, "--quantizer", "stochastic,sigma-delta:1:4", "--resume"));
+    requireOk(grown);
+    assertTrue(grown.out().contains("experiment: 4 runs (10 already done)"), grown.toString());
+    List<String> lines = Files.readAllLines(runsFile);
+    assertEquals(first, lines.subList(0, first.size()));
+    assertEquals(4, lines.stream().filter(l -> l.contains(",sigma-delta:1:4,")).count());
+
+    // Another list altogether: only its own runs are new; the file keeps every run.
+    Cli.Result other = experiment(regressionCsv, out,
+        concat(plan, "--quantizer", "nearest", "--resume"));
+    requireOk(other);
+    assertTrue(other.out().contains("experiment: 4 runs (6 already done)"), other.toString());
+    List<RunRecord> runs = RunsCsv.read(runsFile).records();
+    assertEquals(18, runs.size());
+    assertEquals(18, runs.stream().map(RunRecord::key).distinct().count());
+    String summary = Files.readString(out.resolve("summary.md"));
+    assertTrue(summary.contains("18 runs in runs.csv"), summary);
+    assertEquals(1, count(summary, "\n| LP-RFF sigma-delta | "), summary);
+
+    // A block that does not divide the m of the plan is refused before anything runs.
+    Cli.Result odd = experiment(regressionCsv, out,
+        concat(plan, "--quantizer", "sigma-delta:1:3", "--resume"));
+    assertEquals(2, odd.exitCode(), odd.toString());
+    assertTrue(odd.err().contains("--quantizer has sigma-delta:1:3, whose block 3 does not"
+        + " divide m = [16, 64] of --features [16, 64]"), odd.err());
+    assertEquals(18, RunsCsv.read(runsFile).records().size());
+  }
+
   @Test
   void classificationFromCsvLibsvmAndIdx() throws IOException {
     Path libsvm = dir.resolve("classes.libsvm");
@@ -246,12 +355,27 @@ class ExperimentCommandTest {
     assertTrue(binary.err().contains("give --format csv, libsvm, idx or arrow"), binary.err());
     String[][] cases = {
       {"--bits", "32"}, {"--bits", "3"}, {"--seeds", "0"}, {"--features", "0"},
-      {"--kernel-rows", "1"}, {"--task", "ranking"}, {"--nystrom", "x"}};
+      {"--kernel-rows", "1"}, {"--task", "ranking"}, {"--nystrom", "x"},
+      {"--quantizer", "fuzzy"}, {"--quantizer", "stochastic,lloyd-max,stochastic"},
+      {"--quantizer", "sigma-delta:4:8"}, {"--quantizer", "sigma-delta:1:24"},
+      {"--quantizer", "lloyd-max,nearest", "--bits", "16"},
+      {"--quantizer", "sigma-delta:3:8", "--bits", "1,2"}};
     String[] expected = {"--bits has 32", "--bits has 3", "--seeds is 0", "--features has 0",
-      "--kernel-rows is 1", "--task is 'ranking'", "--nystrom has 'x'"};
+      "--kernel-rows is 1", "--task is 'ranking'", "--nystrom has 'x'",
+      "--quantizer is 'fuzzy', expected one of stochastic, nearest",
+      "--quantizer lists stochastic twice",
+      "--quantizer is 'sigma-delta:4:8': sigma-delta order is 4, expected 1, 2 or 3",
+      "--quantizer has sigma-delta:1:24, whose block 24 does not divide m = [256, 512, 1024,"
+          + " 2048, 4096] of --features [256, 512, 1024, 2048, 4096]",
+      "--quantizer has lloyd-max, which codes none of --bits [16]: quantizer lloyd-max codes 1,"
+          + " 2, 4 or 8 bits, bits is 16",
+      "--quantizer has sigma-delta:3:8, which codes none of --bits [1, 2]: sigma-delta of order"
+          + " 3 needs at least 3 bits"};
     for (int i = 0; i < cases.length; i++) {
-      Cli.Result r = Cli.run("experiment", "--data", regressionCsv.toString(), "--out",
-          dir.resolve("bad" + i).toString(), cases[i][0], cases[i][1]);
+      List<String> command = new ArrayList<>(List.of("experiment", "--data",
+          regressionCsv.toString(), "--out", dir.resolve("bad" + i).toString()));
+      command.addAll(List.of(cases[i]));
+      Cli.Result r = Cli.run(command.toArray(String[]::new));
       assertEquals(2, r.exitCode(), r.toString());
       assertTrue(r.err().contains(expected[i]), r.err());
       assertFalse(Files.exists(dir.resolve("bad" + i).resolve("runs.csv")));
@@ -269,6 +393,27 @@ class ExperimentCommandTest {
       p.load(r);
     }
     return p;
+  }
+
+  /** The runs.csv metric of LP-RFF with {@code quantizer} at m and b, seed 1. */
+  private static double metric(List<RunRecord> runs, String quantizer, int m, int bits) {
+    return runs.stream().filter(x -> x.quantizer().equals(quantizer) && x.m() == m
+        && x.bits() == bits).findFirst().orElseThrow().heldoutMetric();
+  }
+
+  /** Occurrences of {@code part} in {@code text}. */
+  private static int count(String text, String part) {
+    int n = 0;
+    for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+      n++;
+    }
+    return n;
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    List<String> all = new ArrayList<>(List.of(a));
+    all.addAll(List.of(b));
+    return all.toArray(String[]::new);
   }
 
   private static Path writeLines(Path file, List<String> lines) throws IOException {

@@ -259,24 +259,30 @@ class PythonInteropTest {
   /**
    * An experiment's summary.md follows from its runs.csv by an independent reading: {@code
    * scripts/experiment_check.py} (csv and numpy) recomputes every Spearman ρ of the Figure 5 table
-   * and Table 2's choices and ratios, and fails on the first that differs: on a real (small)
-   * experiment, and on synthetic runs where LP-RFF and full precision reach the tolerance (Nyström
-   * does not), so that ratios and a family without one are printed and checked.
+   * and Table 2's choices, rows and ratios, and fails on the first that differs: on a real (small)
+   * experiment with every quantizer family, and on synthetic runs where LP-RFF (stochastic,
+   * nearest, shared-threshold, Sigma-Delta) and full precision reach the tolerance (Nyström and
+   * Lloyd-Max do not), so that ratios and families without one are printed and checked.
    */
   @Test
   void experimentSummaryFollowsFromRunsCsv() throws Exception {
     Path csv = dir.resolve("experiment.csv");
     TrainCommandTest.writeCsv(csv, 500, 4, false);
     Path out = dir.resolve("experiment");
-    Cli.ok(ExperimentCommandTest.args(csv, out, "--seeds", "2"));
+    Cli.ok(ExperimentCommandTest.args(csv, out, "--seeds", "2", "--quantizer",
+        "stochastic,nearest,shared-threshold,lloyd-max,sigma-delta:1:4,sigma-delta:2:4"));
     String checked = checkExperiment(out);
     assertTrue(checked.contains("Spearman max(1/(1-Δ1), Δ2)"), checked);
 
     Path synthetic = dir.resolve("synthetic-experiment");
     SyntheticExperiment.write(synthetic);
     String ratios = checkExperiment(synthetic);
-    for (String family : List.of("LP-RFF nearest", "FP RFF")) {
+    for (String family : List.of("LP-RFF nearest", "LP-RFF shared-threshold",
+        "LP-RFF sigma-delta", "FP RFF")) {
       assertTrue(ratios.contains(family + " / LP-RFF = "), ratios);
+    }
+    for (String family : List.of("LP-RFF lloyd-max", "Nyström")) {
+      assertTrue(ratios.contains(family + ": none within tolerance"), ratios);
     }
   }
 

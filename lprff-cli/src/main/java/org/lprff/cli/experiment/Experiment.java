@@ -118,6 +118,9 @@ public final class Experiment {
           .filter(m -> m > data.train().n()).toList() + " left out: landmarks are distinct"
           + " training rows, and there are " + data.train().n());
     }
+    if (!planned.skipped().isEmpty()) {
+      progress.accept("LP-RFF skips " + planned.skipped() + ": " + ExperimentPlan.SKIP_REASON);
+    }
 
     Properties fingerprint = fingerprint(data, planned);
     Selection selection = null;
@@ -445,10 +448,12 @@ public final class Experiment {
         data.train().d(), taskName(data.task()),
         data.task() == Task.REGRESSION ? "MSE" : "classification error rate"));
     b.append(String.format(Locale.ROOT, "- Plan `%s`, seeds 1..%d: full-precision RFF (dense and"
-        + " circulant) and LP-RFF (circulant; b in %s; quantizers %s) at m in %s; Nyström at m"
-        + " in %s. Gaussian kernel. Training memory: the LP-RFF paper's Table 1 with mini-batch"
-        + " s = %d.%n", plan.name(), seeds, plan.lowBits(), plan.quantizers().stream()
-        .map(Quantizer::key).toList(), plan.features(), plan.landmarks(), BATCH_ROWS));
+        + " circulant) and LP-RFF (circulant; b in %s; quantizers %s%s) at m in %s; Nyström at"
+        + " m in %s. Gaussian kernel. Training memory: the LP-RFF paper's Table 1 with"
+        + " mini-batch s = %d.%n", plan.name(), seeds, plan.lowBits(), plan.quantizers().stream()
+        .map(Quantizer::spelling).toList(), plan.skipped().isEmpty() ? ""
+            : "; skipped: " + plan.skipped() + ", since " + ExperimentPlan.SKIP_REASON,
+        plan.features(), plan.landmarks(), BATCH_ROWS));
     b.append(String.format(Locale.ROOT, "- Solver: %s; every method trains on all training rows"
         + " with the chosen l2 and is scored on every heldout row featurized at full precision"
         + " with its map (as `lprff predict` does by default).%n",

@@ -5,6 +5,7 @@ import java.awt.Color;
 import java.awt.Font;
 import java.awt.Shape;
 import java.awt.Stroke;
+import java.awt.geom.AffineTransform;
 import java.awt.geom.Ellipse2D;
 import java.awt.geom.Path2D;
 import java.awt.geom.Rectangle2D;
@@ -41,6 +42,7 @@ import org.lprff.cli.experiment.RunGroups.Approximation;
 import org.lprff.cli.experiment.RunGroups.Configuration;
 import org.lprff.cli.experiment.RunGroups.Family;
 import org.lprff.cli.experiment.RunGroups.Moments;
+import org.lprff.vector.codec.Quantizer;
 
 /**
  * The experiment's three PNG plots, the LP-RFF paper's Figures 3, 4 and 5, drawn headless with
@@ -73,8 +75,10 @@ public final class ExperimentPlots {
   private static final Font SUBTITLE = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
   private static final Font AXIS = new Font(Font.SANS_SERIF, Font.PLAIN, 13);
   private static final Stroke SOLID = new BasicStroke(2f);
-  private static final Stroke DASHED = new BasicStroke(2f, BasicStroke.CAP_BUTT,
-      BasicStroke.JOIN_MITER, 1, new float[] {7, 4}, 0);
+  private static final Stroke DASHED = dashes(7, 4);
+  private static final Stroke DOTTED = dashes(2, 4);
+  private static final Stroke DASH_DOT = dashes(9, 3, 2, 3);
+  private static final Stroke LONG_DASHED = dashes(14, 5);
 
   private ExperimentPlots() {}
 
@@ -227,10 +231,9 @@ public final class ExperimentPlots {
     for (Approximation a : Approximation.values()) {
       List<RunRecord> used = a.usable(runs);
       Map<Family, XYSeries> byFamily = new TreeMap<>();
-      for (Family f : Family.values()) {
-        if (f != Family.OTHER) {
-          byFamily.put(f, new XYSeries(f.label, false));
-        }
+      // The paper's families in every legend, the other quantizers' when they ran.
+      for (Family f : Family.PAPER) {
+        byFamily.put(f, new XYSeries(f.label, false));
       }
       for (RunRecord r : used) {
         byFamily.computeIfAbsent(Family.of(r), f -> new XYSeries(f.label, false))
@@ -290,9 +293,11 @@ public final class ExperimentPlots {
   }
 
   /**
-   * One look per series, the same in every figure: LP-RFF colored by b (stochastic solid with
-   * filled circles, nearest dashed with triangles), RFF black (dense) or gray (circulant),
-   * Nyström red.
+   * One look per series, the same in every figure: LP-RFF colored by b, its quantizer's family
+   * told by line and shape (stochastic solid with filled circles, nearest dashed with triangles,
+   * shared-threshold dotted with triangles pointing down, lloyd-max dash-dotted with crosses,
+   * sigma-delta long-dashed with a polygon of 4 + order corners, any other dashed with
+   * triangles), RFF black (dense) or gray (circulant), Nyström red.
    */
   private static void style(XYLineAndShapeRenderer r, int i, RunRecord first) {
     Color color;
@@ -310,9 +315,19 @@ public final class ExperimentPlots {
       default -> {
         int log2 = 31 - Integer.numberOfLeadingZeros(Math.max(1, first.bits()));
         color = PALETTE[new int[] {0, 1, 2, 4, 9}[Math.min(log2, 4)]];
-        if (!first.quantizer().equals("stochastic")) {
-          stroke = DASHED;
-          shape = triangle();
+        Family family = Family.of(first);
+        if (family != Family.LP_STOCHASTIC) {
+          stroke = switch (family) {
+            case LP_SHARED_THRESHOLD -> DOTTED;
+            case LP_LLOYD_MAX -> DASH_DOT;
+            case LP_SIGMA_DELTA -> LONG_DASHED;
+            default -> DASHED;
+          };
+          shape = familyShape(family);
+          // Sigma-Delta's orders at one b: a pentagon, hexagon or heptagon.
+          if (family == Family.LP_SIGMA_DELTA) {
+            shape = polygon(4 + sigmaDeltaOrder(first.quantizer()), 5, -Math.PI / 2);
+          }
         }
       }
     }
@@ -321,10 +336,24 @@ public final class ExperimentPlots {
     r.setSeriesShape(i, shape);
   }
 
+  /** The order of a Sigma-Delta spelling, 1 to 3 (a hand-edited runs.csv still plots). */
+  private static int sigmaDeltaOrder(String spelling) {
+    String[] parts = spelling.split(":");
+    try {
+      int order = parts.length > 1 ? Integer.parseInt(parts[1]) : Quantizer.DEFAULT_ORDER;
+      return Math.clamp(order, 1, 3);
+    } catch (NumberFormatException e) {
+      return Quantizer.DEFAULT_ORDER;
+    }
+  }
+
   private static Color familyColor(Family f) {
     return switch (f) {
       case LP_STOCHASTIC -> PALETTE[0];
       case LP_NEAREST -> PALETTE[1];
+      case LP_SHARED_THRESHOLD -> PALETTE[2];
+      case LP_LLOYD_MAX -> PALETTE[4];
+      case LP_SIGMA_DELTA -> PALETTE[6];
       case RFF -> Color.BLACK;
       case NYSTROM -> PALETTE[3];
       case OTHER -> PALETTE[7];
@@ -334,10 +363,46 @@ public final class ExperimentPlots {
   private static Shape familyShape(Family f) {
     return switch (f) {
       case LP_STOCHASTIC -> new Ellipse2D.Double(-3.5, -3.5, 7, 7);
-      case LP_NEAREST -> triangle();
+      case LP_NEAREST, OTHER -> triangle();
+      case LP_SHARED_THRESHOLD -> polygon(3, 5, Math.PI / 2); // a triangle pointing down
+      case LP_LLOYD_MAX -> cross();
+      case LP_SIGMA_DELTA -> polygon(5, 5, -Math.PI / 2);
       case RFF -> new Rectangle2D.Double(-3.5, -3.5, 7, 7);
-      case NYSTROM, OTHER -> diamond();
+      case NYSTROM -> diamond();
     };
+  }
+
+  /** A regular polygon of {@code corners} around the origin, the first corner at {@code angle}. */
+  private static Shape polygon(int corners, double radius, double angle) {
+    Path2D.Double p = new Path2D.Double();
+    for (int k = 0; k < corners; k++) {
+      double a = angle + 2 * Math.PI * k / corners;
+      if (k == 0) {
+        p.moveTo(radius * Math.cos(a), radius * Math.sin(a));
+      } else {
+        p.lineTo(radius * Math.cos(a), radius * Math.sin(a));
+      }
+    }
+    p.closePath();
+    return p;
+  }
+
+  /** A filled diagonal cross, 10 pixels wide. */
+  private static Shape cross() {
+    Path2D.Double plus = new Path2D.Double();
+    double[][] corners = {{-1.5, -5}, {1.5, -5}, {1.5, -1.5}, {5, -1.5}, {5, 1.5}, {1.5, 1.5},
+        {1.5, 5}, {-1.5, 5}, {-1.5, 1.5}, {-5, 1.5}, {-5, -1.5}, {-1.5, -1.5}};
+    plus.moveTo(corners[0][0], corners[0][1]);
+    for (int k = 1; k < corners.length; k++) {
+      plus.lineTo(corners[k][0], corners[k][1]);
+    }
+    plus.closePath();
+    plus.transform(AffineTransform.getRotateInstance(Math.PI / 4));
+    return plus;
+  }
+
+  private static Stroke dashes(float... pattern) {
+    return new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1, pattern, 0);
   }
 
   private static Shape triangle() {

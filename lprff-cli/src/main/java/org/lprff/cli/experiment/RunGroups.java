@@ -17,13 +17,24 @@ final class RunGroups {
 
   private RunGroups() {}
 
-  /** The four families the paper compares; OTHER holds any quantizer it does not name. */
+  /**
+   * The four families the paper compares (LP-RFF stochastic and nearest, full-precision RFF,
+   * Nyström), one per other quantizer family of the library (every Sigma-Delta order and block in
+   * one: {@link Configuration#describe()} tells them apart); OTHER holds any quantizer it does not
+   * name.
+   */
   enum Family {
     LP_STOCHASTIC("LP-RFF stochastic", "LP-RFF"),
     LP_NEAREST("LP-RFF nearest", "LP-RFF nearest"),
+    LP_SHARED_THRESHOLD("LP-RFF shared-threshold", "LP-RFF shared-threshold"),
+    LP_LLOYD_MAX("LP-RFF lloyd-max", "LP-RFF lloyd-max"),
+    LP_SIGMA_DELTA("LP-RFF sigma-delta", "LP-RFF sigma-delta"),
     RFF("full-precision RFF", "FP RFF"),
     NYSTROM("Nyström", "Nyström"),
     OTHER("other", "other");
+
+    /** The families every summary and legend shows, run or not (the paper's). */
+    static final List<Family> PAPER = List.of(LP_STOCHASTIC, LP_NEAREST, RFF, NYSTROM);
 
     final String label;
     /** The name in a memory ratio, e.g. "FP RFF / LP-RFF = 4.0x". */
@@ -38,14 +49,23 @@ final class RunGroups {
       return switch (r.method()) {
         case RunRecord.RFF -> RFF;
         case RunRecord.NYSTROM -> NYSTROM;
-        case RunRecord.LP_RFF -> switch (r.quantizer()) {
+        case RunRecord.LP_RFF -> switch (quantizerFamily(r)) {
           case "stochastic" -> LP_STOCHASTIC;
           case "nearest" -> LP_NEAREST;
+          case "shared-threshold" -> LP_SHARED_THRESHOLD;
+          case "lloyd-max" -> LP_LLOYD_MAX;
+          case "sigma-delta" -> LP_SIGMA_DELTA;
           default -> OTHER;
         };
         default -> OTHER;
       };
     }
+  }
+
+  /** The family part of a run's quantizer spelling: "sigma-delta" of "sigma-delta:1:4". */
+  static String quantizerFamily(RunRecord r) {
+    int colon = r.quantizer().indexOf(':');
+    return colon < 0 ? r.quantizer() : r.quantizer().substring(0, colon);
   }
 
   /** The x quantities of Figure 5, in the paper's order. */
@@ -145,7 +165,11 @@ final class RunGroups {
       return Moments.of(runs, RunRecord::heldoutMetric);
     }
 
-    /** E.g. "circulant, m = 1024, b = 4", "dense, m = 512, fp32", "m = 2048" (Nyström). */
+    /**
+     * E.g. "circulant, m = 1024, b = 4", "dense, m = 512, fp32", "m = 2048" (Nyström); with the
+     * quantizer's parameters where its family does not say them all: "circulant, m = 1024, b = 4,
+     * sigma-delta:1:4".
+     */
     String describe() {
       RunRecord r = first();
       StringBuilder s = new StringBuilder();
@@ -155,6 +179,9 @@ final class RunGroups {
       s.append("m = ").append(r.m());
       if (!r.method().equals(RunRecord.NYSTROM)) {
         s.append(r.bits() == 32 ? ", fp32" : ", b = " + r.bits());
+      }
+      if (r.method().equals(RunRecord.LP_RFF) && !r.quantizer().equals(quantizerFamily(r))) {
+        s.append(", ").append(r.quantizer());
       }
       return s.toString();
     }
@@ -169,13 +196,24 @@ final class RunGroups {
         default -> 3;
       })
       .thenComparing(RunRecord::projection)
-      .thenComparingInt(r -> switch (r.quantizer()) {
-        case "stochastic" -> 0;
-        case "nearest" -> 1;
-        default -> 2;
-      })
-      .thenComparing(RunRecord::quantizer)
+      .thenComparing(Family::of) // stochastic, nearest, then the other quantizers' families
+      .thenComparing(RunRecord::quantizer, RunGroups::compareSpellings)
       .thenComparingInt(RunRecord::bits);
+
+  /**
+   * Quantizer spellings in order of their parameters, as numbers: sigma-delta:1:4 before
+   * sigma-delta:1:16.
+   */
+  static int compareSpellings(String a, String b) {
+    String[] x = a.split(":");
+    String[] y = b.split(":");
+    int c = x[0].compareTo(y[0]);
+    for (int i = 1; c == 0 && i < Math.min(x.length, y.length); i++) {
+      c = x[i].matches("\\d{1,9}") && y[i].matches("\\d{1,9}")
+          ? Integer.compare(Integer.parseInt(x[i]), Integer.parseInt(y[i])) : x[i].compareTo(y[i]);
+    }
+    return c != 0 ? c : Integer.compare(x.length, y.length);
+  }
 
   /** The runs grouped by series ({@link RunRecord#series()}), in {@link #SERIES_ORDER}. */
   static Map<String, List<RunRecord>> bySeries(List<RunRecord> runs) {

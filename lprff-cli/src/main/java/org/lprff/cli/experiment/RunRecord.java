@@ -7,7 +7,9 @@ package org.lprff.cli.experiment;
  * @param method {@value #RFF} (full precision, b = 32), {@value #LP_RFF} (b &lt; 32) or {@value
  *     #NYSTROM}
  * @param projection dense, circulant, fastfood or orthogonal; empty for Nyström
- * @param quantizer stochastic or nearest for LP-RFF; {@value #NONE} for full precision and Nyström
+ * @param quantizer LP-RFF's quantizer as {@code Quantizer.spelling()} spells it (stochastic,
+ *     nearest, shared-threshold, lloyd-max, sigma-delta:ORDER:BLOCK); {@value #NONE} for full
+ *     precision and Nyström
  * @param m random features, or Nyström landmarks
  * @param bits bits per feature (32: float32)
  * @param seed the seed of the feature map (projection, rounding draws, landmarks)

@@ -8,8 +8,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code --quantizer}: how features become b-bit codes. A mixin of {@code featurize} (through
- * {@link SpecOptions}: one quantizer) and {@code compare} (a comma list: one row per quantizer and
- * b); null unless given, for the {@code --like} check.
+ * {@link SpecOptions}: one quantizer), {@code compare} (a comma list: one row per quantizer and
+ * b) and {@code experiment} (a comma list replacing its plan's stochastic and nearest); null
+ * unless given, for the {@code --like} check and the plan's default.
  */
 public final class QuantizerOption {
 
@@ -18,7 +19,8 @@ public final class QuantizerOption {
       paramLabel = "NAME",
       description = "stochastic (unbiased, default), nearest, shared-threshold, lloyd-max, or"
           + " sigma-delta[:ORDER[:BLOCK]] (default order " + Quantizer.DEFAULT_ORDER + ", block "
-          + Quantizer.DEFAULT_BLOCK + "); compare takes a comma list.")
+          + Quantizer.DEFAULT_BLOCK + "); compare and experiment take a comma list (experiment:"
+          + " default stochastic,nearest).")
   public String name;
 
   /** The one quantizer named, stochastic if none is; a list is refused. */
@@ -26,7 +28,7 @@ public final class QuantizerOption {
     List<Quantizer> all = quantizers();
     if (all.size() > 1) {
       throw new UsageException("--quantizer is '" + name + "', expected one quantizer here"
-          + " (compare takes a list)");
+          + " (compare and experiment take a list)");
     }
     return all.get(0);
   }
@@ -51,7 +53,11 @@ public final class QuantizerOption {
     try {
       return Quantizer.parse(text.toLowerCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new UsageException("--" + e.getMessage());
+      // "quantizer is 'x', expected ..." names the option already; "sigma-delta order is 4"
+      // (a parameter out of range) is told which text it came from.
+      String message = e.getMessage();
+      throw new UsageException(message.startsWith("quantizer ") ? "--" + message
+          : "--quantizer is '" + text + "': " + message);
     }
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.awt.Shape;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,8 +20,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.LegendItemCollection;
 import org.jfree.chart.plot.CombinedRangeXYPlot;
 import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,6 +72,55 @@ class ExperimentReportTest {
     };
   }
 
+  /** The quantizers of {@link #withQuantizers()}, each at the bits it codes (not 16). */
+  static final List<String> OTHER_QUANTIZERS =
+      List.of("shared-threshold", "lloyd-max", "sigma-delta:1:4", "sigma-delta:2:8");
+
+  /**
+   * {@link #meanMse} of the other quantizers: shared-threshold within 0.102 from m = 4096, b = 4
+   * (0.1016); lloyd-max never (its best 0.105); Sigma-Delta of order 1 within at m = 1024, b = 4
+   * (0.1015) and of order 2 at m = 1024, b = 2 (0.1018), where its model reads m / 8 features.
+   */
+  static double[] otherMeanMse(String quantizer, int bits) {
+    return switch (quantizer) {
+      case "shared-threshold" -> switch (bits) {
+        case 4 -> new double[] {0.230, 0.130, 0.1016};
+        case 8 -> new double[] {0.215, 0.1030, 0.1013};
+        default -> new double[] {0.500, 0.300, 0.150};
+      };
+      case "lloyd-max" -> bits == 8 ? new double[] {0.300, 0.200, 0.105}
+          : new double[] {0.600, 0.400, 0.300};
+      case "sigma-delta:1:4" -> bits == 4 ? new double[] {0.210, 0.1015, 0.1010}
+          : new double[] {0.400, 0.250, 0.200};
+      default -> bits == 2 ? new double[] {0.220, 0.1018, 0.1011}
+          : new double[] {0.450, 0.350, 0.250};
+    };
+  }
+
+  /** {@link #synthetic()} and the runs of {@link #OTHER_QUANTIZERS}, seeds 1..3. */
+  static List<RunRecord> withQuantizers() {
+    List<RunRecord> runs = new ArrayList<>(synthetic());
+    for (int i = 0; i < MS.length; i++) {
+      for (long seed = 1; seed <= 3; seed++) {
+        for (String q : OTHER_QUANTIZERS) {
+          for (int b : BITS) {
+            if (b < 16 && !(q.equals("sigma-delta:2:8") && b == 1)) {
+              add(runs, RunRecord.LP_RFF, "circulant", q, i, b, seed);
+            }
+          }
+        }
+      }
+    }
+    return runs;
+  }
+
+  /** Synthetic memory with the model over m / block features for Sigma-Delta. */
+  static long memory(String method, String projection, String quantizer, int m, int bits) {
+    int block = quantizer.startsWith("sigma-delta") ? Integer.parseInt(quantizer.split(":")[2])
+        : 1;
+    return memory(method, projection, m, bits) - 32L * m + 32L * (m / block);
+  }
+
   static List<RunRecord> synthetic() {
     List<RunRecord> runs = new ArrayList<>();
     for (int i = 0; i < MS.length; i++) {
@@ -88,7 +140,9 @@ class ExperimentReportTest {
   private static void add(List<RunRecord> runs, String method, String projection,
       String quantizer, int mIndex, int bits, long seed) {
     int m = MS[mIndex];
-    double mean = meanMse(method, projection, quantizer, bits)[mIndex];
+    double mean = (method.equals(RunRecord.LP_RFF) && !quantizer.equals("stochastic")
+        && !quantizer.equals("nearest") ? otherMeanMse(quantizer, bits)
+            : meanMse(method, projection, quantizer, bits))[mIndex];
     // seeds 1, 2, 3 at -5%, 0, +5% of the mean: the mean over seeds is the table's value
     double mse = mean * (1 + 0.05 * (seed - 2));
     if (method.equals(RunRecord.LP_RFF) && quantizer.equals("nearest") && bits == 1 && m == 256
@@ -103,7 +157,8 @@ class ExperimentReportTest {
     double frob = 10 * noise * (method.equals(RunRecord.NYSTROM) ? 0.5 : 1) + 0.01 * bits % 3;
     double spectral = Math.round(40 * frob) / 100.0; // coarse: many ties
     runs.add(new RunRecord(method, projection, quantizer, m, bits, seed, RunRecord.MSE, mse,
-        delta1, delta2, frob, spectral, memory(method, projection, m, bits), 1, 1, 1, 1.5, 1e-4,
+        delta1, delta2, frob, spectral, memory(method, projection, quantizer, m, bits), 1, 1, 1,
+        1.5, 1e-4,
         0.1, 0.2, 0.3));
   }
 
@@ -143,6 +198,104 @@ class ExperimentReportTest {
     assertTrue(md.contains("Nyström has no configuration within the tolerance in our m range"), md);
     assertTrue(md.contains("largest m = 4096"), md);
     assertTrue(md.contains("The best full-precision result is at the largest m we ran for RFF"), md);
+  }
+
+  @Test
+  void table2HasARowPerQuantizerFamilyThatRan() {
+    String md = ExperimentSummary.markdown(withQuantizers(), "synthetic", "");
+    long lp = memory(RunRecord.LP_RFF, "circulant", 1024, 8);
+    assertRow(md, "LP-RFF stochastic", "circulant, m = 1024, b = 8", lp, "3", "1.0x (reference)");
+    // shared-threshold: b = 4 at m = 4096 (0.1016) is its only configuration within 0.102 but
+    // b = 8 and 16 at m = 4096, which take more memory
+    long shared = memory(RunRecord.LP_RFF, "circulant", 4096, 4);
+    assertEquals(4_489_216, shared);
+    assertRow(md, "LP-RFF shared-threshold", "circulant, m = 4096, b = 4", shared, "3",
+        "LP-RFF shared-threshold / LP-RFF = 2.1x");
+    long lloyd = memory(RunRecord.LP_RFF, "circulant", 4096, 8);
+    assertRow(md, "LP-RFF lloyd-max", "none within tolerance (best mean: circulant, m = 4096, b ="
+        + " 8)", lloyd, "3", "—");
+    assertTrue(md.contains("- LP-RFF lloyd-max: no configuration within the tolerance; its best"
+        + " mean heldout MSE was 0.1050"), md);
+    // Sigma-Delta, one row for both configurations: order 2 at b = 2 (250 * 2 * 1024 + 32 * 1024
+    // / 8 + 64 * 1024) is smaller than order 1 at b = 4 (1,097,728); the label says which
+    long sigmaDelta = memory(RunRecord.LP_RFF, "circulant", "sigma-delta:2:8", 1024, 2);
+    assertEquals(581_632, sigmaDelta);
+    assertEquals(1_097_728, memory(RunRecord.LP_RFF, "circulant", "sigma-delta:1:4", 1024, 4));
+    assertRow(md, "LP-RFF sigma-delta", "circulant, m = 1024, b = 2, sigma-delta:2:8", sigmaDelta,
+        "3", "LP-RFF sigma-delta / LP-RFF = 0.3x");
+    // the rest as without them, in the same order: LP-RFF's quantizers, RFF, Nyström
+    assertRow(md, "full-precision RFF", "circulant, m = 1024, fp32",
+        memory(RunRecord.RFF, "circulant", 1024, 32), "3", "FP RFF / LP-RFF = 3.9x");
+    List<String> order = new ArrayList<>();
+    Matcher row = Pattern.compile("^\\| ([^|]+) \\| .*\\|$", Pattern.MULTILINE)
+        .matcher(md.substring(md.indexOf("| family |"), md.indexOf("## Figure 5")));
+    while (row.find()) {
+      order.add(row.group(1));
+    }
+    assertEquals(List.of("family", "LP-RFF stochastic", "LP-RFF nearest",
+        "LP-RFF shared-threshold", "LP-RFF lloyd-max", "LP-RFF sigma-delta", "full-precision RFF",
+        "Nyström"), order);
+    // the means table: a series per Sigma-Delta configuration, order 1 before order 2
+    int first = md.indexOf("| LP-RFF circulant b=2 sigma-delta:1:4 |");
+    int second = md.indexOf("| LP-RFF circulant b=2 sigma-delta:2:8 |");
+    assertTrue(first > 0 && second > first, md);
+    assertTrue(md.contains("| LP-RFF circulant b=2 sigma-delta:2:8 | 0.2200 | 0.1018 | 0.1011 |"),
+        md);
+
+    // Without them (the paper's plan), none of their rows, and the paper's four as before.
+    String paper = ExperimentSummary.markdown(synthetic(), "synthetic", "");
+    for (String family : List.of("shared-threshold", "lloyd-max", "sigma-delta")) {
+      assertFalse(paper.contains("| LP-RFF " + family + " |"), paper);
+    }
+    // A family whose every run diverged says so rather than "not run".
+    List<RunRecord> diverged = new ArrayList<>(synthetic());
+    diverged.add(run(RunRecord.LP_RFF, "circulant", "lloyd-max", 256, 2, Double.NaN, 20));
+    assertTrue(ExperimentSummary.markdown(diverged, "synthetic", "")
+        .contains("| LP-RFF lloyd-max | every run diverged | | | | |"));
+  }
+
+  @Test
+  void everyQuantizerFamilyHasItsOwnLookAndLegendEntry(@TempDir Path dir) throws IOException {
+    List<RunRecord> runs = withQuantizers();
+    JFreeChart fig5 = ExperimentPlots.fig5(runs, "synthetic", "heldout MSE");
+    assertEquals(List.of("LP-RFF stochastic", "LP-RFF nearest", "LP-RFF shared-threshold",
+        "LP-RFF lloyd-max", "LP-RFF sigma-delta", "full-precision RFF", "Nyström"), legend(fig5));
+    // the paper's four only when the others did not run
+    assertEquals(List.of("LP-RFF stochastic", "LP-RFF nearest", "full-precision RFF", "Nyström"),
+        legend(ExperimentPlots.fig5(synthetic(), "synthetic", "heldout MSE")));
+    // Figure 4: the same b, another family, another line or shape
+    XYPlot fig4 = (XYPlot) ExperimentPlots.fig4(runs, "synthetic", "heldout MSE").getPlot();
+    Set<String> looks = new HashSet<>();
+    for (int i = 0; i < fig4.getDataset().getSeriesCount(); i++) {
+      String name = fig4.getDataset().getSeriesKey(i).toString();
+      if (name.startsWith("LP-RFF circulant b=4 ") && !name.endsWith("sigma-delta:2:8")) {
+        var r = (XYLineAndShapeRenderer) fig4.getRenderer();
+        assertTrue(looks.add(r.getSeriesStroke(i) + " " + r.getSeriesShape(i).getBounds2D()
+            + " " + pathLength(r.getSeriesShape(i))), name);
+      }
+    }
+    assertEquals(5, looks.size(), looks.toString());
+    for (Path f : ExperimentPlots.write(runs, "synthetic", dir)) {
+      assertNotNull(ImageIO.read(f.toFile()), f.toString());
+    }
+  }
+
+  /**
+   * The summaries under docs/experiment are what this code writes from their runs.csv, from
+   * Table 2 on (the preamble depends on the data and the machine): byte for byte, so a plan of
+   * stochastic and nearest reads as it did before the other quantizers.
+   */
+  @Test
+  void theShippedSummariesFollowFromTheirRunsUnchanged() throws IOException {
+    Path docs = Path.of("../docs/experiment").toAbsolutePath().normalize();
+    for (String name : List.of("diamonds", "fashion-mnist")) {
+      Path folder = docs.resolve(name);
+      List<RunRecord> runs = RunsCsv.read(folder.resolve("runs.csv")).records();
+      String shipped = Files.readString(folder.resolve("summary.md"));
+      String written = ExperimentSummary.markdown(runs, name, "");
+      assertEquals(shipped.substring(shipped.indexOf("## Table 2")),
+          written.substring(written.indexOf("## Table 2")), name);
+    }
   }
 
   @Test
@@ -306,6 +459,24 @@ class ExperimentReportTest {
       int bits, double metric, long memory, String metricName) {
     return new RunRecord(method, projection, quantizer, m, bits, 1, metricName, metric, 0.5, 1,
         1, 1, memory, 0, 0, 0, 1, 1e-4, 0, 0, 0);
+  }
+
+  private static List<String> legend(JFreeChart fig5) {
+    LegendItemCollection items = ((CombinedRangeXYPlot) fig5.getPlot()).getFixedLegendItems();
+    List<String> labels = new ArrayList<>();
+    for (int i = 0; i < items.getItemCount(); i++) {
+      labels.add(items.get(i).getLabel());
+    }
+    return labels;
+  }
+
+  /** The number of segments of a shape's outline: tells a triangle from a pentagon. */
+  private static int pathLength(Shape shape) {
+    int n = 0;
+    for (var it = shape.getPathIterator(null); !it.isDone(); it.next()) {
+      n++;
+    }
+    return n;
   }
 
   private static int distinctColours(BufferedImage image) {

@@ -6,10 +6,10 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * An experiment folder from {@link ExperimentReportTest#synthetic()}'s runs, for checks outside
- * this package: runs.csv and summary.md as the experiment writes them. Its LP-RFF and
- * full-precision families reach the tolerance and Nyström does not, so Table 2 prints ratios and
- * a family without one.
+ * An experiment folder from {@link ExperimentReportTest#withQuantizers()}'s runs, for checks
+ * outside this package: runs.csv and summary.md as the experiment writes them. Its LP-RFF
+ * (stochastic, nearest, shared-threshold, Sigma-Delta) and full-precision families reach the
+ * tolerance and Nyström and Lloyd-Max do not, so Table 2 prints ratios and families without one.
  */
 public final class SyntheticExperiment {
 
@@ -17,7 +17,7 @@ public final class SyntheticExperiment {
 
   public static void write(Path dir) throws IOException {
     Files.createDirectories(dir);
-    List<RunRecord> runs = ExperimentReportTest.synthetic();
+    List<RunRecord> runs = ExperimentReportTest.withQuantizers();
     RunsCsv.rewrite(dir.resolve("runs.csv"), runs);
     Files.writeString(dir.resolve("summary.md"),
         ExperimentSummary.markdown(runs, "synthetic", "# synthetic\n\n"));
