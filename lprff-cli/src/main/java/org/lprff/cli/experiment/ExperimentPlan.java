@@ -97,15 +97,12 @@ public record ExperimentPlan(
         sigmaFactors, k, maxTrainRows);
   }
 
-  /**
-   * True if {@code quantizer} can code b bits: the spec's own check ({@link Quantizer#check}) at
-   * an m it accepts, so that the plan and the featurizer cannot disagree.
-   */
+  /** True if {@code quantizer} can code b bits ({@link Quantizer#codes}, as compare asks). */
   static boolean codes(Quantizer quantizer, int bits) {
-    return refusal(quantizer, bits) == null;
+    return quantizer.codes(bits);
   }
 
-  /** Why {@code quantizer} cannot code b bits, null if it can. */
+  /** Why {@code quantizer} cannot code b bits (the spec's own message), null if it can. */
   private static String refusal(Quantizer quantizer, int bits) {
     int m = quantizer instanceof Quantizer.SigmaDelta sd ? sd.block() : 1;
     try {
