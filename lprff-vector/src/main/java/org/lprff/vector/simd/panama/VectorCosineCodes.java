@@ -22,6 +22,7 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.simd.scalar.ScalarCosineCodes;
+import org.lprff.vector.simd.scalar.ScalarRounding;
 import org.lprff.vector.simd.spi.CosineCodes;
 import org.lprff.vector.simd.spi.CosineCodesBody;
 
@@ -52,6 +53,7 @@ public final class VectorCosineCodes implements CosineCodesBody {
   private static final IntVector NEAREST = IntVector.broadcast(INTS, CosineCodes.NEAREST_DRAW);
 
   private static final ScalarCosineCodes SCALAR = new ScalarCosineCodes();
+  private static final ScalarRounding PACKING = new ScalarRounding();
 
   @Override
   public boolean quantize(
@@ -165,25 +167,166 @@ public final class VectorCosineCodes implements CosineCodesBody {
   public String shape() {
     return VectorShape.describe(FLOATS) + "; draws " + VectorShape.describe(VectorCounterRng.BLOCKS);
   }
+
   @Override
   public boolean quantizeShared(
       float[] t, int tOff, float[] a, int aOff, int count, int bits, int[] draws, int drawOff,
       MemorySegment out, long byteOffset) {
-    return SCALAR.quantizeShared(t, tOff, a, aOff, count, bits, draws, drawOff, out, byteOffset);
+    assert bits >= 1 && bits <= CosineCodes.MAX_BITS && count >= 0;
+    int intervals = (1 << bits) - 1;
+    assert count == 0 || drawOff + (long) count * intervals <= draws.length;
+    float scale = CosineCodes.gridScale(bits);
+    float offset = scale + 0.5f;
+    int maxCode = (1 << bits) - 1;
+    // Lane l's draws start at l (2^b - 1) from the register's first column's.
+    IntVector lane = IntVector.zero(INTS).addIndex(intervals);
+    int[] index = new int[LANES];
+    FloatVector nanProbe = FloatVector.zero(FLOATS);
+    int bound = count / LANES * LANES;
+    long o = byteOffset;
+    for (int i = 0; i < bound; i += LANES, o += LANES / 8 * bits) {
+      FloatVector x = FloatVector.fromArray(FLOATS, t, tOff + i)
+          .add(FloatVector.fromArray(FLOATS, a, aOff + i));
+      FloatVector c = cosine(x, bits);
+      nanProbe = nanProbe.add(c);
+      IntVector grid = (IntVector) c.fma(scale, offset).convertShape(VectorOperators.F2I, INTS, 0);
+      IntVector h;
+      if (bits == 1) {
+        h = IntVector.fromArray(INTS, draws, drawOff + i); // one interval: consecutive draws
+      } else {
+        lane.add(grid.lanewise(VectorOperators.ASHR, 16).max(0).min(intervals - 1))
+            .intoArray(index, 0);
+        h = IntVector.fromArray(INTS, draws, drawOff + i * intervals, index, 0);
+      }
+      IntVector codes = grid.add(h).lanewise(VectorOperators.ASHR, 16).max(0).min(maxCode);
+      store(codes, bits, out, o);
+    }
+    boolean sawNaN = Float.isNaN(nanProbe.reduceLanes(VectorOperators.ADD));
+    sawNaN |= SCALAR.quantizeShared(t, tOff + bound, a, aOff + bound, count - bound, bits, draws,
+        drawOff + bound * intervals, out, o);
+    return sawNaN;
   }
 
+  /**
+   * For b <= 4 each threshold is a broadcast compare (1, 3 or 15); for b = 8 a branch-free binary
+   * search per lane over the ascending thresholds: after the step of width w, lane l's count is
+   * known to lie in [pos, pos + w), and the threshold gathered at pos + w/2 - 1 halves that.
+   */
   @Override
   public boolean quantizeThresholds(
       float[] t, int tOff, float[] a, int aOff, int count, int bits, float[] thresholds,
       MemorySegment out, long byteOffset) {
-    return SCALAR.quantizeThresholds(t, tOff, a, aOff, count, bits, thresholds, out, byteOffset);
+    assert bits >= 1 && bits <= CosineCodes.MAX_BITS && count >= 0;
+    assert thresholds.length >= (1 << bits) - 1;
+    int[] index = new int[LANES];
+    FloatVector nanProbe = FloatVector.zero(FLOATS);
+    int bound = count / LANES * LANES;
+    long o = byteOffset;
+    for (int i = 0; i < bound; i += LANES, o += LANES / 8 * bits) {
+      FloatVector x = FloatVector.fromArray(FLOATS, t, tOff + i)
+          .add(FloatVector.fromArray(FLOATS, a, aOff + i));
+      FloatVector c = cosine(x, bits);
+      nanProbe = nanProbe.add(c);
+      IntVector codes = IntVector.zero(INTS);
+      if (bits <= 4) {
+        for (int k = 0; k < (1 << bits) - 1; k++) {
+          codes = codes.add(1, c.compare(VectorOperators.GT, thresholds[k]).cast(INTS));
+        }
+      } else {
+        // The first step's probe is the same for every lane: a broadcast, not a gather.
+        int half = 1 << (bits - 1);
+        codes = codes.add(half, c.compare(VectorOperators.GT, thresholds[half - 1]).cast(INTS));
+        for (half >>= 1; half > 0; half >>= 1) {
+          codes.intoArray(index, 0);
+          FloatVector probe = FloatVector.fromArray(FLOATS, thresholds, half - 1, index, 0);
+          codes = codes.add(half, c.compare(VectorOperators.GT, probe).cast(INTS));
+        }
+      }
+      store(codes, bits, out, o);
+    }
+    boolean sawNaN = Float.isNaN(nanProbe.reduceLanes(VectorOperators.ADD));
+    sawNaN |= SCALAR.quantizeThresholds(t, tOff + bound, a, aOff + bound, count - bound, bits,
+        thresholds, out, o);
+    return sawNaN;
   }
 
+  /**
+   * Sequential along a block, so the lanes run LANES blocks side by side: the cosines of the
+   * whole range first (contiguous, into a scratch), then per group of LANES blocks one step per
+   * column of a block, lane l reading the cosine of its block by a gather of stride {@code
+   * block}, and the codes of step i stored contiguously at i LANES; a transposition puts them back
+   * in column order, and the packing is by register. Blocks left over (fewer than LANES) take
+   * {@link CosineCodes#sigmaDelta}.
+   */
   @Override
   public boolean quantizeSigmaDelta(
       float[] t, int tOff, float[] a, int aOff, int count, int bits, int order, int block,
       MemorySegment out, long byteOffset) {
-    return SCALAR.quantizeSigmaDelta(t, tOff, a, aOff, count, bits, order, block, out,
-        byteOffset);
+    assert bits >= order && order >= 1 && order <= CosineCodes.MAX_ORDER;
+    assert block >= 1 && count >= 0 && count % block == 0;
+    float[] c = new float[count];
+    int bound = count / LANES * LANES;
+    FloatVector nanProbe = FloatVector.zero(FLOATS);
+    for (int i = 0; i < bound; i += LANES) {
+      FloatVector x = FloatVector.fromArray(FLOATS, t, tOff + i)
+          .add(FloatVector.fromArray(FLOATS, a, aOff + i));
+      FloatVector cv = cosine(x, bits);
+      nanProbe = nanProbe.add(cv);
+      cv.intoArray(c, i);
+    }
+    boolean sawNaN = Float.isNaN(nanProbe.reduceLanes(VectorOperators.ADD));
+    for (int i = bound; i < count; i++) {
+      c[i] = CosineCodes.cosine(t[tOff + i] + a[aOff + i], bits);
+      sawNaN |= Float.isNaN(c[i]);
+    }
+
+    float step = CosineCodes.sigmaDeltaStep(bits, order);
+    float inverse = ((1 << bits) - (1 << order) + 1) * 0.5f;
+    float center = ((1 << bits) - 1) * 0.5f;
+    int maxCode = (1 << bits) - 1;
+    int[] codes = new int[count];
+    int grouped = count / block / LANES * LANES * block;
+    int[] strided = new int[LANES];
+    for (int l = 0; l < LANES; l++) {
+      strided[l] = l * block;
+    }
+    int[] columns = new int[grouped == 0 ? 0 : LANES * block];
+    FloatVector centers = FloatVector.broadcast(FLOATS, center);
+    FloatVector steps = FloatVector.broadcast(FLOATS, step);
+    for (int b0 = 0; b0 < grouped; b0 += LANES * block) {
+      FloatVector u1 = FloatVector.zero(FLOATS);
+      FloatVector u2 = u1;
+      FloatVector u3 = u1;
+      for (int i = 0; i < block; i++) {
+        FloatVector y = FloatVector.fromArray(FLOATS, c, b0 + i, strided, 0);
+        FloatVector rho = switch (order) {
+          case 1 -> y.add(u1);
+          case 2 -> y.sub(u2).add(u1.add(u1));
+          default -> y.add(u3).add(u1.sub(u2).mul(3f));
+        };
+        // (int) of a non-negative float truncates, as F2I does.
+        IntVector code = ((IntVector) rho.fma(inverse, center).max(0f).add(0.5f)
+            .convertShape(VectorOperators.F2I, INTS, 0)).min(maxCode);
+        code.intoArray(columns, i * LANES);
+        u3 = u2;
+        u2 = u1;
+        // code - C is a half-integer, never 0, so -(code - C) is exactly C - code.
+        u1 = centers.sub((FloatVector) code.convertShape(VectorOperators.I2F, FLOATS, 0))
+            .fma(steps, rho);
+      }
+      for (int l = 0; l < LANES; l++) {
+        for (int i = 0; i < block; i++) {
+          codes[b0 + l * block + i] = columns[i * LANES + l];
+        }
+      }
+    }
+    CosineCodes.sigmaDelta(c, grouped, count - grouped, bits, order, block, codes, grouped);
+
+    long o = byteOffset;
+    for (int i = 0; i < bound; i += LANES, o += LANES / 8 * bits) {
+      store(IntVector.fromArray(INTS, codes, i), bits, out, o);
+    }
+    PACKING.packCodes(codes, bound, count - bound, bits, out, o);
+    return sawNaN;
   }
 }
