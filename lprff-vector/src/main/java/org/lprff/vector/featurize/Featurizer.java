@@ -69,7 +69,7 @@ public final class Featurizer {
   private final Projection projection;
   private final float[] phases;
   private final float s;
-  /** Null for b = 32. */
+  /** The grid of b = 16's rounding; null for b = 32 and for a codebook (Lloyd-Max). */
   private final QuantizationScale scale;
   private final int rowBytes;
   private final int block;
@@ -88,7 +88,7 @@ public final class Featurizer {
     this.phases = new float[m];
     spec.kernel().samplePhases(spec.seed(), m, phases);
     this.s = (float) Math.sqrt(2.0 / m);
-    this.scale = spec.isFloat() ? null : spec.scale();
+    this.scale = spec.isFloat() || !spec.quantizer().affine() ? null : spec.scale();
     this.rowBytes = spec.rowBytes();
     // A Sigma-Delta block never straddles two blocks of the pass.
     int unit = spec.quantizer() instanceof Quantizer.SigmaDelta sd && !spec.isFloat()
