@@ -168,86 +168,96 @@ public final class VectorCosineCodes implements CosineCodesBody {
     return VectorShape.describe(FLOATS) + "; draws " + VectorShape.describe(VectorCounterRng.BLOCKS);
   }
 
+  /**
+   * The other quantizers run in three passes over arrays, each its own method: the cosines
+   * ({@link #cosines}), the codes, the packing ({@link #pack}). Fused into one loop, as {@link
+   * #quantize} is, the gathers grow the method past C2's inlining budget, and {@link #store} left
+   * out of line boxes its vector on every register (measured: 96 bytes and 2-3x the time).
+   */
   @Override
   public boolean quantizeShared(
       float[] t, int tOff, float[] a, int aOff, int count, int bits, int[] draws, int drawOff,
       MemorySegment out, long byteOffset) {
     assert bits >= 1 && bits <= CosineCodes.MAX_BITS && count >= 0;
-    int intervals = (1 << bits) - 1;
-    assert count == 0 || drawOff + (long) count * intervals <= draws.length;
-    float scale = CosineCodes.gridScale(bits);
-    float offset = scale + 0.5f;
-    int maxCode = (1 << bits) - 1;
-    // Lane l's draws start at l (2^b - 1) from the register's first column's.
-    IntVector lane = IntVector.zero(INTS).addIndex(intervals);
-    int[] index = new int[LANES];
-    FloatVector nanProbe = FloatVector.zero(FLOATS);
-    int bound = count / LANES * LANES;
-    long o = byteOffset;
-    for (int i = 0; i < bound; i += LANES, o += LANES / 8 * bits) {
-      FloatVector x = FloatVector.fromArray(FLOATS, t, tOff + i)
-          .add(FloatVector.fromArray(FLOATS, a, aOff + i));
-      FloatVector c = cosine(x, bits);
-      nanProbe = nanProbe.add(c);
-      IntVector grid = (IntVector) c.fma(scale, offset).convertShape(VectorOperators.F2I, INTS, 0);
-      IntVector h;
-      if (bits == 1) {
-        h = IntVector.fromArray(INTS, draws, drawOff + i); // one interval: consecutive draws
-      } else {
-        lane.add(grid.lanewise(VectorOperators.ASHR, 16).max(0).min(intervals - 1))
-            .intoArray(index, 0);
-        h = IntVector.fromArray(INTS, draws, drawOff + i * intervals, index, 0);
-      }
-      IntVector codes = grid.add(h).lanewise(VectorOperators.ASHR, 16).max(0).min(maxCode);
-      store(codes, bits, out, o);
-    }
-    boolean sawNaN = Float.isNaN(nanProbe.reduceLanes(VectorOperators.ADD));
-    sawNaN |= SCALAR.quantizeShared(t, tOff + bound, a, aOff + bound, count - bound, bits, draws,
-        drawOff + bound * intervals, out, o);
+    assert count == 0 || drawOff + (long) count * ((1 << bits) - 1) <= draws.length;
+    float[] c = new float[count];
+    boolean sawNaN = cosines(t, tOff, a, aOff, count, bits, c);
+    int[] codes = new int[count];
+    sharedCodes(c, count, bits, draws, drawOff, codes);
+    pack(codes, count, bits, out, byteOffset);
     return sawNaN;
   }
 
-  /**
-   * For b <= 4 each threshold is a broadcast compare (1, 3 or 15); for b = 8 a branch-free binary
-   * search per lane over the ascending thresholds: after the step of width w, lane l's count is
-   * known to lie in [pos, pos + w), and the threshold gathered at pos + w/2 - 1 halves that.
-   */
+  /** {@link CosineCodes#sharedCode} of c[0 .. count), column i's draws at drawOff + i (2^b - 1). */
+  private static void sharedCodes(
+      float[] c, int count, int bits, int[] draws, int drawOff, int[] codes) {
+    int intervals = (1 << bits) - 1;
+    float scale = CosineCodes.gridScale(bits);
+    float offset = scale + 0.5f;
+    int maxCode = (1 << bits) - 1;
+    // Lane l's draws start l (2^b - 1) after the register's first column's.
+    IntVector lane = IntVector.zero(INTS).addIndex(intervals);
+    int[] index = new int[LANES];
+    int bound = count / LANES * LANES;
+    for (int i = 0; i < bound; i += LANES) {
+      IntVector grid = (IntVector) FloatVector.fromArray(FLOATS, c, i).fma(scale, offset)
+          .convertShape(VectorOperators.F2I, INTS, 0);
+      lane.add(grid.lanewise(VectorOperators.ASHR, 16).max(0).min(intervals - 1))
+          .intoArray(index, 0);
+      IntVector h = IntVector.fromArray(INTS, draws, drawOff + i * intervals, index, 0);
+      grid.add(h).lanewise(VectorOperators.ASHR, 16).max(0).min(maxCode).intoArray(codes, i);
+    }
+    for (int i = bound; i < count; i++) {
+      codes[i] = CosineCodes.sharedCode(c[i], draws, drawOff + i * intervals, bits);
+    }
+  }
+
   @Override
   public boolean quantizeThresholds(
       float[] t, int tOff, float[] a, int aOff, int count, int bits, float[] thresholds,
       MemorySegment out, long byteOffset) {
     assert bits >= 1 && bits <= CosineCodes.MAX_BITS && count >= 0;
     assert thresholds.length >= (1 << bits) - 1;
+    float[] c = new float[count];
+    boolean sawNaN = cosines(t, tOff, a, aOff, count, bits, c);
+    int[] codes = new int[count];
+    thresholdCodes(c, count, bits, thresholds, codes);
+    pack(codes, count, bits, out, byteOffset);
+    return sawNaN;
+  }
+
+  /**
+   * {@link CosineCodes#thresholdCode} of c[0 .. count). For b <= 4 each threshold is a broadcast
+   * compare (1, 3 or 15); for b = 8 a branch-free binary search per lane over the ascending
+   * thresholds: before the step of width w a lane's count is known to lie in [code, code + 2w),
+   * and the threshold gathered at code + w - 1 halves that.
+   */
+  private static void thresholdCodes(
+      float[] c, int count, int bits, float[] thresholds, int[] codes) {
     int[] index = new int[LANES];
-    FloatVector nanProbe = FloatVector.zero(FLOATS);
     int bound = count / LANES * LANES;
-    long o = byteOffset;
-    for (int i = 0; i < bound; i += LANES, o += LANES / 8 * bits) {
-      FloatVector x = FloatVector.fromArray(FLOATS, t, tOff + i)
-          .add(FloatVector.fromArray(FLOATS, a, aOff + i));
-      FloatVector c = cosine(x, bits);
-      nanProbe = nanProbe.add(c);
-      IntVector codes = IntVector.zero(INTS);
+    for (int i = 0; i < bound; i += LANES) {
+      FloatVector cv = FloatVector.fromArray(FLOATS, c, i);
+      IntVector code = IntVector.zero(INTS);
       if (bits <= 4) {
         for (int k = 0; k < (1 << bits) - 1; k++) {
-          codes = codes.add(1, c.compare(VectorOperators.GT, thresholds[k]).cast(INTS));
+          code = code.add(1, cv.compare(VectorOperators.GT, thresholds[k]).cast(INTS));
         }
       } else {
         // The first step's probe is the same for every lane: a broadcast, not a gather.
         int half = 1 << (bits - 1);
-        codes = codes.add(half, c.compare(VectorOperators.GT, thresholds[half - 1]).cast(INTS));
+        code = code.add(half, cv.compare(VectorOperators.GT, thresholds[half - 1]).cast(INTS));
         for (half >>= 1; half > 0; half >>= 1) {
-          codes.intoArray(index, 0);
+          code.intoArray(index, 0);
           FloatVector probe = FloatVector.fromArray(FLOATS, thresholds, half - 1, index, 0);
-          codes = codes.add(half, c.compare(VectorOperators.GT, probe).cast(INTS));
+          code = code.add(half, cv.compare(VectorOperators.GT, probe).cast(INTS));
         }
       }
-      store(codes, bits, out, o);
+      code.intoArray(codes, i);
     }
-    boolean sawNaN = Float.isNaN(nanProbe.reduceLanes(VectorOperators.ADD));
-    sawNaN |= SCALAR.quantizeThresholds(t, tOff + bound, a, aOff + bound, count - bound, bits,
-        thresholds, out, o);
-    return sawNaN;
+    for (int i = bound; i < count; i++) {
+      codes[i] = CosineCodes.thresholdCode(c[i], thresholds, bits);
+    }
   }
 
   /**
@@ -265,6 +275,18 @@ public final class VectorCosineCodes implements CosineCodesBody {
     assert bits >= order && order >= 1 && order <= CosineCodes.MAX_ORDER;
     assert block >= 1 && count >= 0 && count % block == 0;
     float[] c = new float[count];
+    boolean sawNaN = cosines(t, tOff, a, aOff, count, bits, c);
+    int[] codes = new int[count];
+    int grouped = count / block / LANES * LANES * block;
+    sigmaDeltaGroups(c, grouped, bits, order, block, codes);
+    CosineCodes.sigmaDelta(c, grouped, count - grouped, bits, order, block, codes, grouped);
+    pack(codes, count, bits, out, byteOffset);
+    return sawNaN;
+  }
+
+  /** c[i] = cosine(t[tOff + i] + a[aOff + i], b) for i < count; true if one is NaN. */
+  private static boolean cosines(
+      float[] t, int tOff, float[] a, int aOff, int count, int bits, float[] c) {
     int bound = count / LANES * LANES;
     FloatVector nanProbe = FloatVector.zero(FLOATS);
     for (int i = 0; i < bound; i += LANES) {
@@ -279,21 +301,28 @@ public final class VectorCosineCodes implements CosineCodesBody {
       c[i] = CosineCodes.cosine(t[tOff + i] + a[aOff + i], bits);
       sawNaN |= Float.isNaN(c[i]);
     }
+    return sawNaN;
+  }
 
+  /** {@link CosineCodes#sigmaDelta} of c[0 .. count), count a multiple of LANES blocks. */
+  private static void sigmaDeltaGroups(
+      float[] c, int count, int bits, int order, int block, int[] codes) {
+    assert count % (LANES * block) == 0;
+    if (count == 0) {
+      return;
+    }
     float step = CosineCodes.sigmaDeltaStep(bits, order);
     float inverse = ((1 << bits) - (1 << order) + 1) * 0.5f;
     float center = ((1 << bits) - 1) * 0.5f;
     int maxCode = (1 << bits) - 1;
-    int[] codes = new int[count];
-    int grouped = count / block / LANES * LANES * block;
+    FloatVector centers = FloatVector.broadcast(FLOATS, center);
+    FloatVector steps = FloatVector.broadcast(FLOATS, step);
     int[] strided = new int[LANES];
     for (int l = 0; l < LANES; l++) {
       strided[l] = l * block;
     }
-    int[] columns = new int[grouped == 0 ? 0 : LANES * block];
-    FloatVector centers = FloatVector.broadcast(FLOATS, center);
-    FloatVector steps = FloatVector.broadcast(FLOATS, step);
-    for (int b0 = 0; b0 < grouped; b0 += LANES * block) {
+    int[] columns = new int[LANES * block];
+    for (int b0 = 0; b0 < count; b0 += LANES * block) {
       FloatVector u1 = FloatVector.zero(FLOATS);
       FloatVector u2 = u1;
       FloatVector u3 = u1;
@@ -320,13 +349,15 @@ public final class VectorCosineCodes implements CosineCodesBody {
         }
       }
     }
-    CosineCodes.sigmaDelta(c, grouped, count - grouped, bits, order, block, codes, grouped);
+  }
 
+  /** Packs codes[0 .. count) at byteOffset: whole registers by {@link #store}, then the rest. */
+  private static void pack(int[] codes, int count, int bits, MemorySegment out, long byteOffset) {
+    int bound = count / LANES * LANES;
     long o = byteOffset;
     for (int i = 0; i < bound; i += LANES, o += LANES / 8 * bits) {
       store(IntVector.fromArray(INTS, codes, i), bits, out, o);
     }
     PACKING.packCodes(codes, bound, count - bound, bits, out, o);
-    return sawNaN;
   }
 }
