@@ -55,6 +55,12 @@ public final class VectorCosineCodes implements CosineCodesBody {
   private static final ScalarCosineCodes SCALAR = new ScalarCosineCodes();
   private static final ScalarRounding PACKING = new ScalarRounding();
 
+  /**
+   * Columns per pass of the other quantizers (a multiple of 16): small scratch arrays, since
+   * allocating and clearing two arrays of a 512-column block cost more than the codes (measured).
+   */
+  private static final int BATCH = 64;
+
   @Override
   public boolean quantize(
       float[] t, int tOff, float[] a, int aOff, int count, int bits, boolean stochastic,
@@ -169,10 +175,11 @@ public final class VectorCosineCodes implements CosineCodesBody {
   }
 
   /**
-   * The other quantizers run in three passes over arrays, each its own method: the cosines
-   * ({@link #cosines}), the codes, the packing ({@link #pack}). Fused into one loop, as {@link
-   * #quantize} is, the gathers grow the method past C2's inlining budget, and {@link #store} left
-   * out of line boxes its vector on every register (measured: 96 bytes and 2-3x the time).
+   * The other quantizers run in three passes over {@link #BATCH} columns at a time, each pass its
+   * own method over arrays: the cosines ({@link #cosines}), the codes, the packing ({@link
+   * #pack}). Fused into one loop, as {@link #quantize} is, the gathers grow the method past C2's
+   * inlining budget, and {@link #store} left out of line boxes its vector on every register (96
+   * bytes a register, seen with JMH's gc profiler, and 2x the time).
    */
   @Override
   public boolean quantizeShared(
@@ -180,11 +187,15 @@ public final class VectorCosineCodes implements CosineCodesBody {
       MemorySegment out, long byteOffset) {
     assert bits >= 1 && bits <= CosineCodes.MAX_BITS && count >= 0;
     assert count == 0 || drawOff + (long) count * ((1 << bits) - 1) <= draws.length;
-    float[] c = new float[count];
-    boolean sawNaN = cosines(t, tOff, a, aOff, count, bits, c);
-    int[] codes = new int[count];
-    sharedCodes(c, count, bits, draws, drawOff, codes);
-    pack(codes, count, bits, out, byteOffset);
+    float[] c = new float[Math.min(BATCH, count)];
+    int[] codes = new int[c.length];
+    boolean sawNaN = false;
+    for (int done = 0; done < count; done += BATCH) {
+      int n = Math.min(BATCH, count - done);
+      sawNaN |= cosines(t, tOff + done, a, aOff + done, n, bits, c);
+      sharedCodes(c, n, bits, draws, drawOff + done * ((1 << bits) - 1), codes);
+      pack(codes, n, bits, out, byteOffset + (long) done / 8 * bits);
+    }
     return sawNaN;
   }
 
@@ -218,19 +229,25 @@ public final class VectorCosineCodes implements CosineCodesBody {
       MemorySegment out, long byteOffset) {
     assert bits >= 1 && bits <= CosineCodes.MAX_BITS && count >= 0;
     assert thresholds.length >= (1 << bits) - 1;
-    float[] c = new float[count];
-    boolean sawNaN = cosines(t, tOff, a, aOff, count, bits, c);
-    int[] codes = new int[count];
-    thresholdCodes(c, count, bits, thresholds, codes);
-    pack(codes, count, bits, out, byteOffset);
+    float[] c = new float[Math.min(BATCH, count)];
+    int[] codes = new int[c.length];
+    boolean sawNaN = false;
+    for (int done = 0; done < count; done += BATCH) {
+      int n = Math.min(BATCH, count - done);
+      sawNaN |= cosines(t, tOff + done, a, aOff + done, n, bits, c);
+      thresholdCodes(c, n, bits, thresholds, codes);
+      pack(codes, n, bits, out, byteOffset + (long) done / 8 * bits);
+    }
     return sawNaN;
   }
 
   /**
    * {@link CosineCodes#thresholdCode} of c[0 .. count). For b <= 4 each threshold is a broadcast
-   * compare (1, 3 or 15); for b = 8 a branch-free binary search per lane over the ascending
-   * thresholds: before the step of width w a lane's count is known to lie in [code, code + 2w),
-   * and the threshold gathered at code + w - 1 halves that.
+   * compare (1, 3 or 15). For b = 8, as the thresholds ascend: 15 broadcast compares with every
+   * 16th threshold find the group of 16 the count lies in, [code, code + 16), then a branch-free
+   * binary search per lane: before the step of width w the count lies in [code, code + 2w), and
+   * the threshold gathered at code + w - 1 halves that. (A plain binary search, one broadcast and
+   * seven gathers, took 1.8x as long: the gathers' latency is the chain.)
    */
   private static void thresholdCodes(
       float[] c, int count, int bits, float[] thresholds, int[] codes) {
@@ -244,10 +261,11 @@ public final class VectorCosineCodes implements CosineCodesBody {
           code = code.add(1, cv.compare(VectorOperators.GT, thresholds[k]).cast(INTS));
         }
       } else {
-        // The first step's probe is the same for every lane: a broadcast, not a gather.
-        int half = 1 << (bits - 1);
-        code = code.add(half, cv.compare(VectorOperators.GT, thresholds[half - 1]).cast(INTS));
-        for (half >>= 1; half > 0; half >>= 1) {
+        // The first four steps by broadcasts: the group of 16 thresholds the cosine falls in.
+        for (int k = 15; k < 255; k += 16) {
+          code = code.add(16, cv.compare(VectorOperators.GT, thresholds[k]).cast(INTS));
+        }
+        for (int half = 8; half > 0; half >>= 1) {
           code.intoArray(index, 0);
           FloatVector probe = FloatVector.fromArray(FLOATS, thresholds, half - 1, index, 0);
           code = code.add(half, cv.compare(VectorOperators.GT, probe).cast(INTS));
@@ -261,12 +279,13 @@ public final class VectorCosineCodes implements CosineCodesBody {
   }
 
   /**
-   * Sequential along a block, so the lanes run LANES blocks side by side: the cosines of the
-   * whole range first (contiguous, into a scratch), then per group of LANES blocks one step per
-   * column of a block, lane l reading the cosine of its block by a gather of stride {@code
-   * block}, and the codes of step i stored contiguously at i LANES; a transposition puts them back
-   * in column order, and the packing is by register. Blocks left over (fewer than LANES) take
-   * {@link CosineCodes#sigmaDelta}.
+   * Sequential along a block, so the lanes run LANES blocks side by side, a group of LANES blocks
+   * at a time: the group's cosines first (contiguous, into a scratch), then one step per column
+   * of a block, lane l reading the cosine of its block by a gather of stride {@code block}, and
+   * the codes of step i stored contiguously at i LANES; a transposition puts them back in column
+   * order, and the packing is by register. Blocks left over (fewer than LANES) take {@link
+   * CosineCodes#sigmaDelta}. A block of 256 makes a group of 4096 columns, more than the
+   * featurizer's blocks of 512: such rows take the definition throughout.
    */
   @Override
   public boolean quantizeSigmaDelta(
@@ -274,13 +293,24 @@ public final class VectorCosineCodes implements CosineCodesBody {
       MemorySegment out, long byteOffset) {
     assert bits >= order && order >= 1 && order <= CosineCodes.MAX_ORDER;
     assert block >= 1 && count >= 0 && count % block == 0;
-    float[] c = new float[count];
-    boolean sawNaN = cosines(t, tOff, a, aOff, count, bits, c);
-    int[] codes = new int[count];
-    int grouped = count / block / LANES * LANES * block;
-    sigmaDeltaGroups(c, grouped, bits, order, block, codes);
-    CosineCodes.sigmaDelta(c, grouped, count - grouped, bits, order, block, codes, grouped);
-    pack(codes, count, bits, out, byteOffset);
+    // One group of LANES blocks at a time (the rest, fewer blocks, by the definition).
+    int group = LANES * block;
+    float[] c = new float[Math.min(group, count)];
+    int[] codes = new int[c.length];
+    int[] columns = new int[count >= group ? group : 0];
+    int[] lanes = new int[LANES];
+    IntVector.zero(INTS).addIndex(block).intoArray(lanes, 0);
+    boolean sawNaN = false;
+    for (int done = 0; done < count; done += group) {
+      int n = Math.min(group, count - done);
+      sawNaN |= cosines(t, tOff + done, a, aOff + done, n, bits, c);
+      if (n == group) {
+        sigmaDeltaGroup(c, bits, order, block, lanes, columns, codes);
+      } else {
+        CosineCodes.sigmaDelta(c, 0, n, bits, order, block, codes, 0);
+      }
+      pack(codes, n, bits, out, byteOffset + (long) done / 8 * bits);
+    }
     return sawNaN;
   }
 
@@ -304,49 +334,42 @@ public final class VectorCosineCodes implements CosineCodesBody {
     return sawNaN;
   }
 
-  /** {@link CosineCodes#sigmaDelta} of c[0 .. count), count a multiple of LANES blocks. */
-  private static void sigmaDeltaGroups(
-      float[] c, int count, int bits, int order, int block, int[] codes) {
-    assert count % (LANES * block) == 0;
-    if (count == 0) {
-      return;
-    }
+  /**
+   * {@link CosineCodes#sigmaDelta} of the LANES blocks c[0 .. LANES block): lane l steps through
+   * block l (its cosines gathered at lanes[l] = l block), the codes of step i go to columns[i
+   * LANES ..], then transposed into codes.
+   */
+  private static void sigmaDeltaGroup(
+      float[] c, int bits, int order, int block, int[] lanes, int[] columns, int[] codes) {
     float step = CosineCodes.sigmaDeltaStep(bits, order);
     float inverse = ((1 << bits) - (1 << order) + 1) * 0.5f;
     float center = ((1 << bits) - 1) * 0.5f;
     int maxCode = (1 << bits) - 1;
     FloatVector centers = FloatVector.broadcast(FLOATS, center);
     FloatVector steps = FloatVector.broadcast(FLOATS, step);
-    int[] strided = new int[LANES];
-    for (int l = 0; l < LANES; l++) {
-      strided[l] = l * block;
+    FloatVector u1 = FloatVector.zero(FLOATS);
+    FloatVector u2 = u1;
+    FloatVector u3 = u1;
+    for (int i = 0; i < block; i++) {
+      FloatVector y = FloatVector.fromArray(FLOATS, c, i, lanes, 0);
+      FloatVector rho = switch (order) {
+        case 1 -> y.add(u1);
+        case 2 -> y.sub(u2).add(u1.add(u1));
+        default -> y.add(u3).add(u1.sub(u2).mul(3f));
+      };
+      // (int) of a non-negative float truncates, as F2I does.
+      IntVector code = ((IntVector) rho.fma(inverse, center).max(0f).add(0.5f)
+          .convertShape(VectorOperators.F2I, INTS, 0)).min(maxCode);
+      code.intoArray(columns, i * LANES);
+      u3 = u2;
+      u2 = u1;
+      // code - C is a half-integer, never 0, so -(code - C) is exactly C - code.
+      u1 = centers.sub((FloatVector) code.convertShape(VectorOperators.I2F, FLOATS, 0))
+          .fma(steps, rho);
     }
-    int[] columns = new int[LANES * block];
-    for (int b0 = 0; b0 < count; b0 += LANES * block) {
-      FloatVector u1 = FloatVector.zero(FLOATS);
-      FloatVector u2 = u1;
-      FloatVector u3 = u1;
+    for (int l = 0; l < LANES; l++) {
       for (int i = 0; i < block; i++) {
-        FloatVector y = FloatVector.fromArray(FLOATS, c, b0 + i, strided, 0);
-        FloatVector rho = switch (order) {
-          case 1 -> y.add(u1);
-          case 2 -> y.sub(u2).add(u1.add(u1));
-          default -> y.add(u3).add(u1.sub(u2).mul(3f));
-        };
-        // (int) of a non-negative float truncates, as F2I does.
-        IntVector code = ((IntVector) rho.fma(inverse, center).max(0f).add(0.5f)
-            .convertShape(VectorOperators.F2I, INTS, 0)).min(maxCode);
-        code.intoArray(columns, i * LANES);
-        u3 = u2;
-        u2 = u1;
-        // code - C is a half-integer, never 0, so -(code - C) is exactly C - code.
-        u1 = centers.sub((FloatVector) code.convertShape(VectorOperators.I2F, FLOATS, 0))
-            .fma(steps, rho);
-      }
-      for (int l = 0; l < LANES; l++) {
-        for (int i = 0; i < block; i++) {
-          codes[b0 + l * block + i] = columns[i * LANES + l];
-        }
+        codes[l * block + i] = columns[i * LANES + l];
       }
     }
   }
