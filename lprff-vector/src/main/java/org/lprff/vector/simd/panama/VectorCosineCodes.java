@@ -38,7 +38,9 @@ import org.lprff.vector.simd.spi.CosineCodesBody;
  *
  * <p>Lane for lane the float operations are {@link CosineCodes}'s, so the bytes equal the scalar
  * body's. Columns before the first multiple of the lane count and the last partial register take
- * the scalar body.
+ * the scalar body. The other quantizers (shared threshold, Lloyd-Max, Sigma-Delta) go through
+ * small array batches instead (see {@link #quantizeShared}); their last partial register takes
+ * {@link CosineCodes}'s definition.
  */
 public final class VectorCosineCodes implements CosineCodesBody {
 
