@@ -30,6 +30,7 @@ class BenchmarkListTest {
             "FftBenchmark",
             "CosineBenchmark",
             "CosineCodesBenchmark",
+            "CosineQuantizersBenchmark",
             "QuantizeBenchmark",
             "PackedProductsBenchmark",
             "PackedUnpackBenchmark",

@@ -95,6 +95,9 @@ public final class Suite {
           "CosineCodesBenchmark\\.(float32|separate|fusedStochastic|fusedNearest)", "bits=4",
           "bits=1,4,8"),
       new Entry(Part.KERNELS, "CosineCodesBenchmark\\.fusedScalar", null, "bits=4"),
+      // The same step per quantizer, stochastic rounding the reference (full run only).
+      new Entry(Part.KERNELS, "CosineQuantizersBenchmark\\.vector", null,
+          "bits=4 quantizer=stochastic,shared-threshold,lloyd-max,sigma-delta:1:8"),
       new Entry(Part.KERNELS, "FwhtBenchmark\\.vector", "n=8192", "n=1024,8192,65536"),
       new Entry(Part.KERNELS, "FwhtBenchmark\\.scalar", null, "n=8192"),
       new Entry(Part.KERNELS, "DenseProjectionBenchmark\\.vector", "d=784", "d=9,90,784"),

@@ -69,7 +69,7 @@ public final class Featurizer {
   private final Projection projection;
   private final float[] phases;
   private final float s;
-  /** The grid of b = 16's rounding; null for b = 32 and a codebook. */
+  /** The grid of b = 16's rounding; null for b = 32 and for a codebook (Lloyd-Max). */
   private final QuantizationScale scale;
   private final int rowBytes;
   private final int block;

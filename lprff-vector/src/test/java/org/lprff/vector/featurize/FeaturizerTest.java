@@ -19,11 +19,15 @@ import org.junit.jupiter.api.Test;
 import org.lprff.fixtures.Diamonds;
 import org.lprff.vector.codec.PackedFeatures;
 import org.lprff.vector.codec.Quantizer;
+import org.lprff.vector.codec.SharedThresholdQuantizer;
 import org.lprff.vector.codec.StochasticRounding;
 import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.projection.DenseProjection;
 import org.lprff.vector.projection.Projection;
 import org.lprff.vector.projection.Projections;
+import org.lprff.vector.simd.VectorizationProvider;
+import org.lprff.vector.simd.spi.CosineCodesBody;
+import org.lprff.vector.testing.ProviderTestBase;
 
 class FeaturizerTest {
 
@@ -331,6 +335,64 @@ class FeaturizerTest {
             PackedFeatures.unpackCodes(bytes, r * f.rowBytes(), bits, m, actual, 0);
             assertArrayEquals(expected, actual, projection + " " + q + " bits " + bits + " m " + m
                 + " row " + r);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Shared threshold, Lloyd-Max and Sigma-Delta: the fused pass (this JVM's body, block by block
+   * of the pass) writes what the scalar and the vector body each write for a whole row of
+   * projections, so the featurized bytes do not depend on the provider. m = 1104 is three blocks
+   * of the pass, the last cut, and a multiple of every Sigma-Delta block here.
+   */
+  @Test
+  void otherQuantizersGiveEachBodysBytes() {
+    int n = 40;
+    int d = 7;
+    int m = 1104;
+    float[] rows = gaussianRows(n, d, 17);
+    long seed = 31;
+    Quantizer[] quantizers = {Quantizer.SHARED_THRESHOLD, Quantizer.LLOYD_MAX,
+        Quantizer.sigmaDelta(1, 8), Quantizer.sigmaDelta(2, 3), Quantizer.sigmaDelta(3, 16)};
+    for (Object[] kp : kernelsAndProjections()) {
+      KernelFunction kernel = (KernelFunction) kp[0];
+      String name = (String) kp[1];
+      float[] t = new float[n * m];
+      Projections.create(name, kernel, d, m, seed).project(rows, 0, n, 0, m, t, 0);
+      float[] a = new float[m];
+      kernel.samplePhases(seed, m, a);
+      for (int bits : new int[] {1, 2, 4, 8}) {
+        for (Quantizer q : quantizers) {
+          if (q instanceof Quantizer.SigmaDelta sd && sd.order() > bits) {
+            continue;
+          }
+          Featurizer f = Featurizer.of(spec(kernel, name, d, m, bits, q, seed));
+          int rb = f.rowBytes();
+          byte[] fused = new byte[n * rb];
+          f.featurize(rows, n, 5, fused, 0, 1);
+          int[] draws = SharedThresholdQuantizer.draws(seed, m, bits);
+          float[] thresholds = Quantizer.LloydMax.cosineThresholds(bits);
+          for (VectorizationProvider provider : new VectorizationProvider[] {
+              ProviderTestBase.SCALAR, ProviderTestBase.VECTOR}) {
+            CosineCodesBody body = provider.cosineCodes();
+            byte[] expected = new byte[n * rb];
+            MemorySegment out = MemorySegment.ofArray(expected);
+            for (int r = 0; r < n; r++) {
+              long at = (long) r * rb;
+              switch (q) {
+                case Quantizer.SharedThreshold s ->
+                    body.quantizeShared(t, r * m, a, 0, m, bits, draws, 0, out, at);
+                case Quantizer.LloydMax l ->
+                    body.quantizeThresholds(t, r * m, a, 0, m, bits, thresholds, out, at);
+                case Quantizer.SigmaDelta sd -> body.quantizeSigmaDelta(
+                    t, r * m, a, 0, m, bits, sd.order(), sd.block(), out, at);
+                default -> throw new AssertionError(q);
+              }
+            }
+            assertArrayEquals(expected, fused, kernel + " " + name + " b=" + bits + " "
+                + q.spelling() + " against the " + body.getClass().getSimpleName());
           }
         }
       }
