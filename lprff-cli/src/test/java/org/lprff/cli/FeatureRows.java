@@ -24,6 +24,8 @@ import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.lprff.arrow.FeatureSchema;
+import org.lprff.vector.codec.PackedFeatures;
+import org.lprff.vector.featurize.FeaturizerSpec;
 
 /**
  * Every row of a feature file (IPC file or stream), read with Arrow's plain readers, not the
@@ -129,6 +131,25 @@ record FeatureRows(
       all.decode(r, values[r], 0);
     }
     return values;
+  }
+
+  /**
+   * For a spec whose codes decode on a grid, unmodified (no condensation): row r unpacked by the
+   * codec's own {@code PackedFeatures.unpack} (or read as float32) equals {@code expected}, so
+   * the decoding a reader is checked against is the codec's too.
+   */
+  void assertGridRowIs(int r, float[] expected) {
+    FeaturizerSpec spec = schema.spec();
+    if (!spec.quantizer().affine() || spec.condensation().isPresent()) {
+      return;
+    }
+    float[] unpacked = new float[spec.features()];
+    if (spec.isFloat()) {
+      ByteBuffer.wrap(features[r]).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(unpacked);
+    } else {
+      PackedFeatures.unpack(features[r], 0, spec.scale(), spec.features(), unpacked, 0);
+    }
+    org.junit.jupiter.api.Assertions.assertArrayEquals(unpacked, expected, "row " + r);
   }
 
   /** All rows' bytes, concatenated (what {@code Featurizer.featurize(rows, n, 0)} returns). */

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -239,16 +237,7 @@ class InteropTest {
     for (int r = 0; r < rows.rows(); r++) {
       float[] expected = decoded[r];
       assertEquals(n, expected.length);
-      if (spec.quantizer().affine() && spec.condensation().isEmpty()) { // the grid, unpacked
-        float[] unpacked = new float[n];
-        if (spec.isFloat()) {
-          ByteBuffer.wrap(rows.features()[r]).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer()
-              .get(unpacked);
-        } else {
-          PackedFeatures.unpack(rows.features()[r], 0, spec.scale(), n, unpacked, 0);
-        }
-        assertArrayEquals(unpacked, expected, "row " + r);
-      }
+      rows.assertGridRowIs(r, expected); // the grid, unpacked by the codec
       String[] cells = lines.get(r + 1).split(" ");
       assertEquals(n + 1, cells.length, "row " + r);
       float[] actual = new float[n];

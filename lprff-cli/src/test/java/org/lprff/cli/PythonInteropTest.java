@@ -131,16 +131,7 @@ class PythonInteropTest {
     assertEquals((long) rows.rows() * n * 4, got.capacity(), "values bytes");
     for (int r = 0; r < rows.rows(); r++) {
       float[] expected = decoded[r];
-      if (spec.quantizer().affine() && spec.condensation().isEmpty()) { // the grid, unpacked
-        float[] unpacked = new float[n];
-        if (spec.isFloat()) {
-          ByteBuffer.wrap(rows.features()[r]).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer()
-              .get(unpacked);
-        } else {
-          PackedFeatures.unpack(rows.features()[r], 0, spec.scale(), n, unpacked, 0);
-        }
-        assertArrayEquals(unpacked, expected, "row " + r);
-      }
+      rows.assertGridRowIs(r, expected); // the grid, unpacked by the codec
       float[] actual = new float[n];
       got.asFloatBuffer().position(r * n).get(actual);
       assertArrayEquals(expected, actual, "row " + r); // exact: compares float bits

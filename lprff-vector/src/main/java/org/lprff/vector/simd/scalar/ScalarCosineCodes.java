@@ -36,30 +36,32 @@ public final class ScalarCosineCodes implements CosineCodesBody {
     }
     return sawNaN;
   }
+
   @Override
   public boolean quantizeShared(
       float[] t, int tOff, float[] a, int aOff, int count, int bits, int[] draws, int drawOff,
       MemorySegment out, long byteOffset) {
-    assert bits >= 1 && bits <= CosineCodes.MAX_BITS && count >= 0;
     int intervals = (1 << bits) - 1;
-    int[] codes = new int[Math.min(BATCH, count)];
-    boolean sawNaN = false;
-    for (int done = 0; done < count; done += BATCH) {
-      int n = Math.min(BATCH, count - done);
-      for (int i = 0; i < n; i++) {
-        float c = CosineCodes.cosine(t[tOff + done + i] + a[aOff + done + i], bits);
-        sawNaN |= Float.isNaN(c);
-        codes[i] = CosineCodes.sharedCode(c, draws, drawOff + (done + i) * intervals, bits);
-      }
-      packing.packCodes(codes, 0, n, bits, out, byteOffset + (long) done / 8 * bits);
-    }
-    return sawNaN;
+    return codes(t, tOff, a, aOff, count, bits, out, byteOffset,
+        (c, i) -> CosineCodes.sharedCode(c, draws, drawOff + i * intervals, bits));
   }
 
   @Override
   public boolean quantizeThresholds(
       float[] t, int tOff, float[] a, int aOff, int count, int bits, float[] thresholds,
       MemorySegment out, long byteOffset) {
+    return codes(t, tOff, a, aOff, count, bits, out, byteOffset,
+        (c, i) -> CosineCodes.thresholdCode(c, thresholds, bits));
+  }
+
+  /** The code of cosine c in column i of the call. */
+  private interface CodeRule {
+    int code(float c, int i);
+  }
+
+  /** Cosine by cosine, each coded by {@code rule}, packed batch by batch. */
+  private boolean codes(float[] t, int tOff, float[] a, int aOff, int count, int bits,
+      MemorySegment out, long byteOffset, CodeRule rule) {
     assert bits >= 1 && bits <= CosineCodes.MAX_BITS && count >= 0;
     int[] codes = new int[Math.min(BATCH, count)];
     boolean sawNaN = false;
@@ -68,7 +70,7 @@ public final class ScalarCosineCodes implements CosineCodesBody {
       for (int i = 0; i < n; i++) {
         float c = CosineCodes.cosine(t[tOff + done + i] + a[aOff + done + i], bits);
         sawNaN |= Float.isNaN(c);
-        codes[i] = CosineCodes.thresholdCode(c, thresholds, bits);
+        codes[i] = rule.code(c, done + i);
       }
       packing.packCodes(codes, 0, n, bits, out, byteOffset + (long) done / 8 * bits);
     }
