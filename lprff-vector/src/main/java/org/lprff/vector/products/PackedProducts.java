@@ -25,9 +25,7 @@ public final class PackedProducts {
   public static void forward(PackedRows z, float[] wT, int c, float[] y) {
     int n = z.rows();
     int m = z.features();
-    checkClasses(c);
-    checkLength("wT", wT, (long) c * m, "c * m", c, m);
-    checkLength("y", y, (long) n * c, "n * c", n, c);
+    checkForward(n, m, wT, c, y);
     QuantizationScale s = z.scale();
     BODY.forward(z.segment(), z.byteOffset(), n, m, s.bits(), s.lo(), s.step(), wT, c, y);
   }
@@ -39,9 +37,7 @@ public final class PackedProducts {
   public static void accumulateTransposed(PackedRows z, float[] d, int c, float[] gT) {
     int n = z.rows();
     int m = z.features();
-    checkClasses(c);
-    checkLength("d", d, (long) n * c, "n * c", n, c);
-    checkLength("gT", gT, (long) c * m, "c * m", c, m);
+    checkAccumulate(n, m, d, c, gT);
     QuantizationScale s = z.scale();
     BODY.accumulateTransposed(
         z.segment(), z.byteOffset(), n, m, s.bits(), s.lo(), s.step(), d, c, gT);
@@ -51,9 +47,7 @@ public final class PackedProducts {
   public static void forwardLevels(CodebookRows z, float[] wT, int c, float[] y) {
     int n = z.rows();
     int m = z.features();
-    checkClasses(c);
-    checkLength("wT", wT, (long) c * m, "c * m", c, m);
-    checkLength("y", y, (long) n * c, "n * c", n, c);
+    checkForward(n, m, wT, c, y);
     BODY.forwardLevels(z.segment(), z.byteOffset(), n, m, z.bits(), z.levels(), wT, c, y);
   }
 
@@ -61,11 +55,21 @@ public final class PackedProducts {
   public static void accumulateTransposedLevels(CodebookRows z, float[] d, int c, float[] gT) {
     int n = z.rows();
     int m = z.features();
+    checkAccumulate(n, m, d, c, gT);
+    BODY.accumulateTransposedLevels(
+        z.segment(), z.byteOffset(), n, m, z.bits(), z.levels(), d, c, gT);
+  }
+
+  private static void checkForward(int n, int m, float[] wT, int c, float[] y) {
+    checkClasses(c);
+    checkLength("wT", wT, (long) c * m, "c * m", c, m);
+    checkLength("y", y, (long) n * c, "n * c", n, c);
+  }
+
+  private static void checkAccumulate(int n, int m, float[] d, int c, float[] gT) {
     checkClasses(c);
     checkLength("d", d, (long) n * c, "n * c", n, c);
     checkLength("gT", gT, (long) c * m, "c * m", c, m);
-    BODY.accumulateTransposedLevels(
-        z.segment(), z.byteOffset(), n, m, z.bits(), z.levels(), d, c, gT);
   }
 
   static void checkClasses(int c) {
