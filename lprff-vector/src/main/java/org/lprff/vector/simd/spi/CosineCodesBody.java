@@ -5,9 +5,9 @@ import java.lang.foreign.MemorySegment;
 /**
  * Body of the fused featurizer's last step for b <= 8: from the projections t and the phases a of
  * a row's block straight to packed b-bit codes of s cos(fl(t + a)), with the cosine at the
- * precision b needs and stochastic or nearest rounding, as {@link CosineCodes} defines (the
- * scale s cancels: the codes of s cos x on the grid lo = -s, step = 2 s / (2^b - 1) are those of
- * cos x on [-1, 1]).
+ * precision b needs and every quantizer's code rule (stochastic or nearest rounding, shared
+ * thresholds, Lloyd-Max thresholds, Sigma-Delta feedback), as {@link CosineCodes} defines (the
+ * scale s cancels: codes are computed from cos x on [-1, 1]).
  *
  * <p>Preconditions (asserted; the facade validates): b in {1, 2, 4, 8}, {@code firstColumn} a
  * multiple of 8 (so {@code byteOffset} is where its bits start), ranges in bounds, {@code out}
