@@ -117,8 +117,7 @@ public sealed interface Quantizer
    * least r.
    */
   default boolean codes(int bits) {
-    return bits == 32 || bits <= LloydMaxCodebook.MAX_BITS || this instanceof Stochastic
-        || this instanceof Nearest;
+    return bits == 32 || bits <= LloydMaxCodebook.MAX_BITS;
   }
 
   /**
@@ -221,6 +220,11 @@ public sealed interface Quantizer
     }
 
     @Override
+    public boolean codes(int bits) {
+      return true;
+    }
+
+    @Override
     public String toString() {
       return key();
     }
@@ -231,6 +235,11 @@ public sealed interface Quantizer
     @Override
     public String key() {
       return "nearest";
+    }
+
+    @Override
+    public boolean codes(int bits) {
+      return true;
     }
 
     @Override
