@@ -1,34 +1,33 @@
 package org.lprff.vector.simd.panama;
 
+import java.lang.foreign.MemorySegment;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * How the product kernels ({@link VectorProducts}, {@link PackedGroups}) turn an int vector of
- * codes into feature values, in registers. Affine rows ({@link #AFFINE}) use the codes themselves,
- * converted to float: the map {@code fma(code, step, lo)} is factored out of the sums. Codebook
- * rows look their values up in the table of 2^b levels: with b <= 4 (at most 16 levels) the table
- * is one register, or two when it has more levels than lanes (16 levels on 8 lanes), and the codes
- * are the index vector of a {@code selectFrom}; with b = 8 (256 levels, 16 registers even on 16
- * lanes) the codes are stored to a scratch of one vector, replaced there lane by lane by their
- * levels' bits, and loaded back. Not the Vector API's gather ({@code fromArray(species, a, 0,
- * indexMap, 0)}): in the kernels with four decodes per loop body it left a vector boxed per
- * decode (80 bytes each, 5 MB per forward call at m = 4096, n = 250), and was no faster. Both
- * make 8-bit codebook products several times slower than the affine ones (see the report of
- * issue 17); b <= 4 costs the same as the affine decode.
+ * How the product kernels turn codes into feature values. Affine rows ({@link #AFFINE}) use the
+ * codes themselves, converted to float: the map {@code fma(code, step, lo)} is factored out of the
+ * sums. Codebook rows look their values up in the table of 2^b levels: with b <= 4 (at most 16
+ * levels) the table is one register, or two when it has more levels than lanes (16 levels on 8
+ * lanes), and the codes are the index vector of a {@code selectFrom}; with b = 8 (256 levels, 16
+ * registers even on 16 lanes) the codes are stored to a scratch of one vector and looked up lane
+ * by lane. Not the Vector API's gather ({@code fromArray(species, a, 0, indexMap, 0)}): in kernels
+ * with four decodes per loop body it left a vector boxed per decode, and was no faster.
  *
- * <p>A kernel reads the fields into locals before its loop and calls {@link #decode} on each
- * vector of codes: the kind is loop-invariant, so the branch is predicted (or unswitched by C2),
- * and {@code decode} is small enough to be inlined into the loop.
+ * <p>{@link PackedGroups} decodes in registers ({@link #decodeInRegisters}, b <= 4) inside its
+ * loops: the kind is read into a local before the loop. {@link VectorProducts} (8-bit rows and the
+ * tails of grouped rows) does not: the kind's branch and the table registers in its loops made the
+ * affine 8-bit forward pass ~1.2x slower (C2 did not unswitch them), so its drivers decode a tile
+ * of a codebook row at a time into a float scratch ({@link #decodeRow}) and run the float kernels
+ * on it.
  *
  * <p>One instance per call of a product: the lookup's index array is scratch, so an instance is
  * confined to its thread ({@link #AFFINE} has none and is shared).
  */
 final class CodeDecoding {
 
-  private static final VectorSpecies<Float> F = PackedLanes.FLOAT;
   private static final VectorSpecies<Integer> INT = PackedLanes.INT;
   private static final int L = PackedLanes.LANES;
 
@@ -99,34 +98,42 @@ final class CodeDecoding {
   }
 
   /**
-   * The values of {@code codes} (each in [0, 2^b)): the codes as floats, or their levels. The
-   * lookups reinterpret the selected int lanes as floats, so the values are the levels bit for bit.
+   * {@code out[at + i - from] = levels[code_i]} for features [from, to) (vector-aligned) of the
+   * codebook row at {@code row}: how {@link VectorProducts} feeds codebook rows to its float
+   * kernels, one tile of a row at a time, so that its loops carry no decode kind. The lookups
+   * reinterpret the selected int lanes as floats, so the values are the levels bit for bit.
    */
-  static FloatVector decode(
-      IntVector codes, int kind, IntVector t0, IntVector t1, float[] levels, int[] index) {
-    if (kind != GATHER) {
-      return decodeInRegisters(codes, kind, t0, t1);
+  void decodeRow(MemorySegment z, long row, int bits, int from, int to, float[] out, int at) {
+    assert kind != CODES : "affine rows are not decoded";
+    assert from % L == 0 && to % L == 0 : from + ", " + to;
+    IntVector shifts = PackedLanes.shifts(bits);
+    IntVector mask = PackedLanes.mask(bits);
+    int o = at - from;
+    if (kind == GATHER) {
+      for (int i = from; i < to; i += L) {
+        PackedLanes.codes(z, row, bits, i, shifts, mask).intoArray(index, 0);
+        lookUp(index, levels, out, o + i);
+      }
+      return;
     }
-    // Codes, then their levels' bits, in place: one scratch, no allocation, no vector boxed.
-    codes.intoArray(index, 0);
-    lookUp(index, levels);
-    return IntVector.fromArray(INT, index, 0).reinterpretAsFloats();
+    IntVector t0 = table0(), t1 = table1();
+    for (int i = from; i < to; i += L) {
+      IntVector codes = PackedLanes.codes(z, row, bits, i, shifts, mask);
+      decodeInRegisters(codes, kind, t0, t1).intoArray(out, o + i);
+    }
+  }
+
+  /** out[at + k] = levels[index[k]], k < LANES: arrays only, no vector crosses the call. */
+  private static void lookUp(int[] index, float[] levels, float[] out, int at) {
+    for (int k = 0; k < L; k++) {
+      out[at + k] = levels[index[k]];
+    }
   }
 
   /**
-   * index[k] = the bits of levels[index[k]]. Its own method, of arrays only, so that C2 may
-   * leave it out of line without boxing anything and the kernels that inline {@link #decode}
-   * stay small. (The affine 8-bit forward pass is still about 1.2x slower than before codebook
-   * rows shared the kernels, with or without this loop: the decode's kind and table registers
-   * are what it pays for; see the issue 17 note.)
+   * The values of {@code codes} (each in [0, 2^b), b <= 4): the codes as floats, or their levels
+   * from the table registers t0, t1, bits reinterpreted as floats.
    */
-  private static void lookUp(int[] index, float[] levels) {
-    for (int k = 0; k < L; k++) {
-      index[k] = Float.floatToRawIntBits(levels[index[k]]);
-    }
-  }
-
-  /** {@link #decode} for the kinds other than {@link #GATHER}: codes of at most 4 bits. */
   static FloatVector decodeInRegisters(IntVector codes, int kind, IntVector t0, IntVector t1) {
     assert kind != GATHER;
     return kind == CODES

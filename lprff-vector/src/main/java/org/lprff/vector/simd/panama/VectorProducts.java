@@ -5,6 +5,7 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.lprff.vector.layout.PackedLayout;
 import org.lprff.vector.simd.scalar.ScalarProducts;
@@ -26,10 +27,12 @@ import org.lprff.vector.simd.spi.ProductsBody;
  * bound it meets is derived in PackedProductsTest.
  *
  * <p>Codebook rows ({@code forwardLevels}, {@code accumulateTransposedLevels}: values {@code
- * levels[code]}, b in {1, 2, 4, 8}) run the same drivers and kernels; only the decode differs
- * ({@link CodeDecoding}): the codes index one or two registers of levels ({@code selectFrom},
- * b <= 4) or a lookup lane by lane (b = 8) in place of the conversion to float, and nothing is
- * factored out (the drivers run with step 1 and lo 0, which leaves the sums unchanged).
+ * levels[code]}, b in {1, 2, 4, 8}) run the same drivers. The grouped part decodes them in
+ * registers ({@link CodeDecoding}); here the drivers decode a tile of each row (forward: TILE
+ * features of one row; transposed: a block of columns of all rows) into a float scratch and run
+ * the float kernels on it, so the kernels' loops stay those of affine and float rows: a decode
+ * kind branched on in them cost the affine 8-bit forward pass ~1.2x. Nothing is factored out of
+ * codebook sums (the drivers run with step 1 and lo 0).
  *
  * <p>Register blocking: a micro-kernel keeps 4 to 8 accumulators (2 FMA ports x latency 4-5 on
  * current x86 and AArch64 cores) plus the decoding constants in the 16 AVX2 registers: blocks of
@@ -112,19 +115,32 @@ public final class VectorProducts implements ProductsBody {
     }
     // Vector partial sums of every output, carried across tiles (see the class comment).
     float[] part = start < vecEnd ? new float[n * c * L] : null;
+    // Codebook rows: each row's tile is decoded once into a float scratch, which the kernels then
+    // read as a float row (offset -4 t0, so feature i is at byte 4 (i - t0)): the kernels stay
+    // free of the decode's kind, which costs the affine loops ~1.2x when it is a branch in them.
+    boolean levels = dec != CodeDecoding.AFFINE;
+    float[] tile = levels && start < vecEnd ? new float[TILE] : null;
+    MemorySegment tileRow = tile != null ? MemorySegment.ofArray(tile) : null;
+    int kernelBits = levels ? FLOAT_BITS : bits;
     for (int t0 = start; t0 < vecEnd; t0 += TILE) {
       int t1 = Math.min(t0 + TILE, vecEnd);
       for (int r = 0; r < n; r++) {
+        MemorySegment src = z;
         long row = offset + r * rowBytes;
+        if (levels) {
+          dec.decodeRow(z, row, bits, t0, t1, tile, 0);
+          src = tileRow;
+          row = -4L * t0;
+        }
         int j = 0;
         while (j < c) {
           int block = classBlock(c - j);
           int p = (r * c + j) * L;
           switch (block) {
-            case 8 -> forward8(z, row, bits, wT, m, j, t0, t1, part, p, dec);
-            case 4 -> forward4(z, row, bits, wT, m, j, t0, t1, part, p, dec);
-            case 2 -> forward2(z, row, bits, wT, m, j, t0, t1, part, p, dec);
-            default -> forward1(z, row, bits, wT, m, j, t0, t1, part, p, dec);
+            case 8 -> forward8(src, row, kernelBits, wT, m, j, t0, t1, part, p);
+            case 4 -> forward4(src, row, kernelBits, wT, m, j, t0, t1, part, p);
+            case 2 -> forward2(src, row, kernelBits, wT, m, j, t0, t1, part, p);
+            default -> forward1(src, row, kernelBits, wT, m, j, t0, t1, part, p);
           }
           j += block;
         }
@@ -200,28 +216,17 @@ public final class VectorProducts implements ProductsBody {
 
   /**
    * Features [i, i + LANES) of the row at {@code row}: the codes as floats (exact, codes < 2^24)
-   * for affine packed rows, the values for float rows, the levels for codebook rows (decoded as
-   * {@code kind} says, with the table registers t0, t1 or the 8-bit lookup's levels and scratch:
-   * see {@link CodeDecoding}). The affine map {@code lo + step * code} is applied once per output,
-   * not once per feature: see the class comment.
+   * for affine packed rows, the values for float rows (and for the decoded tiles of codebook rows,
+   * which the drivers pass as float rows). The affine map {@code lo + step * code} is applied once
+   * per output, not once per feature: see the class comment.
    */
   private static FloatVector load(
-      MemorySegment z,
-      long row,
-      int bits,
-      int i,
-      IntVector shifts,
-      IntVector mask,
-      int kind,
-      IntVector t0,
-      IntVector t1,
-      float[] lv,
-      int[] ix) {
+      MemorySegment z, long row, int bits, int i, IntVector shifts, IntVector mask) {
     if (bits == FLOAT_BITS) {
       return FloatVector.fromMemorySegment(F, z, row + 4L * i, ByteOrder.LITTLE_ENDIAN);
     }
-    IntVector codes = PackedLanes.codes(z, row, bits, i, shifts, mask);
-    return CodeDecoding.decode(codes, kind, t0, t1, lv, ix);
+    return (FloatVector)
+        PackedLanes.codes(z, row, bits, i, shifts, mask).convert(VectorOperators.I2F, 0);
   }
 
   private static FloatVector w(float[] wT, int at) {
@@ -239,21 +244,16 @@ public final class VectorProducts implements ProductsBody {
       int from,
       int to,
       float[] part,
-      int p,
-      CodeDecoding dec) {
+      int p) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
-    int kind = dec.kind;
-    IntVector t0 = dec.table0(), t1 = dec.table1();
-    float[] lv = dec.levels;
-    int[] ix = dec.index;
     FloatVector a0 = w(part, p), a1 = w(part, p + L), a2 = w(part, p + 2 * L);
     FloatVector a3 = w(part, p + 3 * L), a4 = w(part, p + 4 * L), a5 = w(part, p + 5 * L);
     FloatVector a6 = w(part, p + 6 * L), a7 = w(part, p + 7 * L);
     int w0 = j * m, w1 = w0 + m, w2 = w1 + m, w3 = w2 + m;
     int w4 = w3 + m, w5 = w4 + m, w6 = w5 + m, w7 = w6 + m;
     for (int i = from; i < to; i += L) {
-      FloatVector x = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x = load(z, row, bits, i, shifts, mask);
       a0 = x.fma(w(wT, w0 + i), a0);
       a1 = x.fma(w(wT, w1 + i), a1);
       a2 = x.fma(w(wT, w2 + i), a2);
@@ -284,22 +284,17 @@ public final class VectorProducts implements ProductsBody {
       int from,
       int to,
       float[] part,
-      int p,
-      CodeDecoding dec) {
+      int p) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
-    int kind = dec.kind;
-    IntVector t0 = dec.table0(), t1 = dec.table1();
-    float[] lv = dec.levels;
-    int[] ix = dec.index;
     FloatVector a0 = w(part, p), a1 = w(part, p + L), a2 = w(part, p + 2 * L);
     FloatVector a3 = w(part, p + 3 * L);
     FloatVector b0 = FloatVector.zero(F), b1 = b0, b2 = b0, b3 = b0;
     int w0 = j * m, w1 = w0 + m, w2 = w1 + m, w3 = w2 + m;
     int i = from;
     for (; i + 2 * L <= to; i += 2 * L) {
-      FloatVector x = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
-      FloatVector x2 = load(z, row, bits, i + L, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x = load(z, row, bits, i, shifts, mask);
+      FloatVector x2 = load(z, row, bits, i + L, shifts, mask);
       a0 = x.fma(w(wT, w0 + i), a0);
       a1 = x.fma(w(wT, w1 + i), a1);
       a2 = x.fma(w(wT, w2 + i), a2);
@@ -310,7 +305,7 @@ public final class VectorProducts implements ProductsBody {
       b3 = x2.fma(w(wT, w3 + i + L), b3);
     }
     for (; i < to; i += L) {
-      FloatVector x = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x = load(z, row, bits, i, shifts, mask);
       a0 = x.fma(w(wT, w0 + i), a0);
       a1 = x.fma(w(wT, w1 + i), a1);
       a2 = x.fma(w(wT, w2 + i), a2);
@@ -333,28 +328,23 @@ public final class VectorProducts implements ProductsBody {
       int from,
       int to,
       float[] part,
-      int p,
-      CodeDecoding dec) {
+      int p) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
-    int kind = dec.kind;
-    IntVector t0 = dec.table0(), t1 = dec.table1();
-    float[] lv = dec.levels;
-    int[] ix = dec.index;
     FloatVector a0 = w(part, p), b0 = w(part, p + L);
     FloatVector a1 = FloatVector.zero(F), b1 = a1;
     int w0 = j * m, w1 = w0 + m;
     int i = from;
     for (; i + 2 * L <= to; i += 2 * L) {
-      FloatVector x0 = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
-      FloatVector x1 = load(z, row, bits, i + L, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x0 = load(z, row, bits, i, shifts, mask);
+      FloatVector x1 = load(z, row, bits, i + L, shifts, mask);
       a0 = x0.fma(w(wT, w0 + i), a0);
       a1 = x1.fma(w(wT, w0 + i + L), a1);
       b0 = x0.fma(w(wT, w1 + i), b0);
       b1 = x1.fma(w(wT, w1 + i + L), b1);
     }
     for (; i < to; i += L) {
-      FloatVector x = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x = load(z, row, bits, i, shifts, mask);
       a0 = x.fma(w(wT, w0 + i), a0);
       b0 = x.fma(w(wT, w1 + i), b0);
     }
@@ -373,30 +363,25 @@ public final class VectorProducts implements ProductsBody {
       int from,
       int to,
       float[] part,
-      int p,
-      CodeDecoding dec) {
+      int p) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
-    int kind = dec.kind;
-    IntVector t0 = dec.table0(), t1 = dec.table1();
-    float[] lv = dec.levels;
-    int[] ix = dec.index;
     FloatVector a0 = w(part, p);
     FloatVector a1 = FloatVector.zero(F), a2 = a1, a3 = a1;
     int w0 = j * m;
     int i = from;
     for (; i + 4 * L <= to; i += 4 * L) {
-      FloatVector x0 = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
-      FloatVector x1 = load(z, row, bits, i + L, shifts, mask, kind, t0, t1, lv, ix);
-      FloatVector x2 = load(z, row, bits, i + 2 * L, shifts, mask, kind, t0, t1, lv, ix);
-      FloatVector x3 = load(z, row, bits, i + 3 * L, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x0 = load(z, row, bits, i, shifts, mask);
+      FloatVector x1 = load(z, row, bits, i + L, shifts, mask);
+      FloatVector x2 = load(z, row, bits, i + 2 * L, shifts, mask);
+      FloatVector x3 = load(z, row, bits, i + 3 * L, shifts, mask);
       a0 = x0.fma(w(wT, w0 + i), a0);
       a1 = x1.fma(w(wT, w0 + i + L), a1);
       a2 = x2.fma(w(wT, w0 + i + 2 * L), a2);
       a3 = x3.fma(w(wT, w0 + i + 3 * L), a3);
     }
     for (; i < to; i += L) {
-      a0 = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix).fma(w(wT, w0 + i), a0);
+      a0 = load(z, row, bits, i, shifts, mask).fma(w(wT, w0 + i), a0);
     }
     a0.add(a1).add(a2.add(a3)).intoArray(part, p);
   }
@@ -467,30 +452,22 @@ public final class VectorProducts implements ProductsBody {
     }
     // The kernels' results go through this array to addInto: no vector is passed to a call.
     float[] lanes = new float[8 * L];
-    int j = 0;
-    while (j < c) {
-      int block = classBlock(c - j);
-      int width = block == 8 ? L : block == 4 ? 2 * L : 4 * L;
-      int i = start;
-      for (; i + width <= vecEnd; i += width) {
-        switch (block) {
-          case 8 ->
-              accumulate8(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes, dec);
-          case 4 ->
-              accumulate4(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes, dec);
-          case 2 ->
-              accumulate2(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes, dec);
-          default ->
-              accumulate1(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes, dec);
+    if (dec == CodeDecoding.AFFINE) {
+      accumulateColumns(z, offset, rowBytes, n, bits, step, shift, d, c, gT, m, lanes, start, vecEnd);
+    } else if (start < vecEnd) {
+      // Codebook rows: columns in tiles of all rows decoded into a float scratch, which the
+      // kernels read as float rows of width columns (see forward).
+      int width = Math.min(columnTile(n), vecEnd - start);
+      float[] tile = new float[n * width];
+      MemorySegment rows = MemorySegment.ofArray(tile);
+      for (int t0 = start; t0 < vecEnd; t0 += width) {
+        int t1 = Math.min(t0 + width, vecEnd);
+        for (int r = 0; r < n; r++) {
+          dec.decodeRow(z, offset + r * rowBytes, bits, t0, t1, tile, r * width);
         }
+        accumulateColumns(
+            rows, -4L * t0, 4L * width, n, FLOAT_BITS, step, shift, d, c, gT, m, lanes, t0, t1);
       }
-      for (; i < vecEnd; i += L) {
-        for (int k = 0; k < block; k++) {
-          accumulateOne(
-              z, offset, rowBytes, n, bits, step, shift, d, c, j + k, i, gT, m, lanes, dec);
-        }
-      }
-      j += block;
     }
     for (int i = vecEnd; i < m; i++) {
       for (int r = 0; r < n; r++) {
@@ -501,6 +478,52 @@ public final class VectorProducts implements ProductsBody {
           gT[k * m + i] += zi * d[r * c + k];
         }
       }
+    }
+  }
+
+  /**
+   * Columns of a codebook tile of the transposed accumulate: a multiple of 4 LANES (the widest
+   * kernel block) with the tile of all n rows within about 32K floats (128 KiB, in L2).
+   */
+  private static int columnTile(int n) {
+    return Math.max(1, (1 << 15) / (n * 4 * L)) * 4 * L;
+  }
+
+  /** Features [from, to) (vector-aligned) of all classes and rows, by the micro-kernels. */
+  private static void accumulateColumns(
+      MemorySegment z,
+      long offset,
+      long rowBytes,
+      int n,
+      int bits,
+      float step,
+      float[] shift,
+      float[] d,
+      int c,
+      float[] gT,
+      int m,
+      float[] lanes,
+      int from,
+      int to) {
+    int j = 0;
+    while (j < c) {
+      int block = classBlock(c - j);
+      int width = block == 8 ? L : block == 4 ? 2 * L : 4 * L;
+      int i = from;
+      for (; i + width <= to; i += width) {
+        switch (block) {
+          case 8 -> accumulate8(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes);
+          case 4 -> accumulate4(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes);
+          case 2 -> accumulate2(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes);
+          default -> accumulate1(z, offset, rowBytes, n, bits, step, shift, d, c, j, i, gT, m, lanes);
+        }
+      }
+      for (; i < to; i += L) {
+        for (int k = 0; k < block; k++) {
+          accumulateOne(z, offset, rowBytes, n, bits, step, shift, d, c, j + k, i, gT, m, lanes);
+        }
+      }
+      j += block;
     }
   }
 
@@ -536,20 +559,15 @@ public final class VectorProducts implements ProductsBody {
       int i,
       float[] gT,
       int m,
-      float[] lanes,
-      CodeDecoding dec) {
+      float[] lanes) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
-    int kind = dec.kind;
-    IntVector t0 = dec.table0(), t1 = dec.table1();
-    float[] lv = dec.levels;
-    int[] ix = dec.index;
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
     FloatVector a4 = a0, a5 = a0, a6 = a0, a7 = a0;
     long row = offset;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
-      FloatVector x = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x = load(z, row, bits, i, shifts, mask);
       a0 = x.fma(dj(d, dr), a0);
       a1 = x.fma(dj(d, dr + 1), a1);
       a2 = x.fma(dj(d, dr + 2), a2);
@@ -588,21 +606,16 @@ public final class VectorProducts implements ProductsBody {
       int i,
       float[] gT,
       int m,
-      float[] lanes,
-      CodeDecoding dec) {
+      float[] lanes) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
-    int kind = dec.kind;
-    IntVector t0 = dec.table0(), t1 = dec.table1();
-    float[] lv = dec.levels;
-    int[] ix = dec.index;
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
     FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0;
     long row = offset;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
-      FloatVector x = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
-      FloatVector x2 = load(z, row, bits, i + L, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x = load(z, row, bits, i, shifts, mask);
+      FloatVector x2 = load(z, row, bits, i + L, shifts, mask);
       FloatVector d0 = dj(d, dr), d1 = dj(d, dr + 1), d2 = dj(d, dr + 2), d3 = dj(d, dr + 3);
       a0 = x.fma(d0, a0);
       a1 = x.fma(d1, a1);
@@ -643,23 +656,18 @@ public final class VectorProducts implements ProductsBody {
       int i,
       float[] gT,
       int m,
-      float[] lanes,
-      CodeDecoding dec) {
+      float[] lanes) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
-    int kind = dec.kind;
-    IntVector t0 = dec.table0(), t1 = dec.table1();
-    float[] lv = dec.levels;
-    int[] ix = dec.index;
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
     FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0;
     long row = offset;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
-      FloatVector x0 = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix);
-      FloatVector x1 = load(z, row, bits, i + L, shifts, mask, kind, t0, t1, lv, ix);
-      FloatVector x2 = load(z, row, bits, i + 2 * L, shifts, mask, kind, t0, t1, lv, ix);
-      FloatVector x3 = load(z, row, bits, i + 3 * L, shifts, mask, kind, t0, t1, lv, ix);
+      FloatVector x0 = load(z, row, bits, i, shifts, mask);
+      FloatVector x1 = load(z, row, bits, i + L, shifts, mask);
+      FloatVector x2 = load(z, row, bits, i + 2 * L, shifts, mask);
+      FloatVector x3 = load(z, row, bits, i + 3 * L, shifts, mask);
       FloatVector d0 = dj(d, dr), d1 = dj(d, dr + 1);
       a0 = x0.fma(d0, a0);
       a1 = x1.fma(d0, a1);
@@ -700,23 +708,18 @@ public final class VectorProducts implements ProductsBody {
       int i,
       float[] gT,
       int m,
-      float[] lanes,
-      CodeDecoding dec) {
+      float[] lanes) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
-    int kind = dec.kind;
-    IntVector t0 = dec.table0(), t1 = dec.table1();
-    float[] lv = dec.levels;
-    int[] ix = dec.index;
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
     long row = offset;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
       FloatVector d0 = dj(d, dr);
-      a0 = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix).fma(d0, a0);
-      a1 = load(z, row, bits, i + L, shifts, mask, kind, t0, t1, lv, ix).fma(d0, a1);
-      a2 = load(z, row, bits, i + 2 * L, shifts, mask, kind, t0, t1, lv, ix).fma(d0, a2);
-      a3 = load(z, row, bits, i + 3 * L, shifts, mask, kind, t0, t1, lv, ix).fma(d0, a3);
+      a0 = load(z, row, bits, i, shifts, mask).fma(d0, a0);
+      a1 = load(z, row, bits, i + L, shifts, mask).fma(d0, a1);
+      a2 = load(z, row, bits, i + 2 * L, shifts, mask).fma(d0, a2);
+      a3 = load(z, row, bits, i + 3 * L, shifts, mask).fma(d0, a3);
     }
     int g = j * m + i;
     a0.intoArray(lanes, 0);
@@ -743,19 +746,14 @@ public final class VectorProducts implements ProductsBody {
       int i,
       float[] gT,
       int m,
-      float[] lanes,
-      CodeDecoding dec) {
+      float[] lanes) {
     IntVector shifts = PackedLanes.shifts(bits);
     IntVector mask = PackedLanes.mask(bits);
-    int kind = dec.kind;
-    IntVector t0 = dec.table0(), t1 = dec.table1();
-    float[] lv = dec.levels;
-    int[] ix = dec.index;
     FloatVector a0 = FloatVector.zero(F);
     long row = offset;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
-      a0 = load(z, row, bits, i, shifts, mask, kind, t0, t1, lv, ix).fma(dj(d, dr), a0);
+      a0 = load(z, row, bits, i, shifts, mask).fma(dj(d, dr), a0);
     }
     a0.intoArray(lanes, 0);
     addInto(gT, j * m + i, lanes, 0, bits, step, shift[j]);
