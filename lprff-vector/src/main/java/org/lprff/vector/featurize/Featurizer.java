@@ -319,7 +319,6 @@ public final class Featurizer {
     long seed = spec.seed();
     Quantizer quantizer = spec.quantizer();
     boolean stochastic = quantizer.randomized();
-    int intervals = (1 << Math.min(bits, 30)) - 1;
     if (from >= to) {
       return;
     }
@@ -341,8 +340,9 @@ public final class Featurizer {
             // Cosine (at b's precision), rounding and packing in one pass.
             int tOff = r * count;
             boolean nonFinite = switch (quantizer) {
+              // The draws of feature f0 on: 2^b - 1 grid intervals per feature.
               case Quantizer.SharedThreshold q -> CODES.quantizeShared(t, tOff, phases, f0, count,
-                  bits, sharedDraws, f0 * intervals, out, at);
+                  bits, sharedDraws, f0 * ((1 << bits) - 1), out, at);
               case Quantizer.LloydMax q -> CODES.quantizeThresholds(t, tOff, phases, f0, count,
                   bits, thresholds, out, at);
               case Quantizer.SigmaDelta q -> CODES.quantizeSigmaDelta(t, tOff, phases, f0, count,

@@ -250,6 +250,7 @@ public record FeaturizerSpec(
             required(map, KEY_PROJECTION),
             longValue(map, KEY_SEED),
             Quantizer.fromMap(map));
+    Map<String, String> derived = spec.toMap();
     if (bits == 32) {
       for (String key : new String[] {KEY_SCALE_LO, KEY_SCALE_STEP, KEY_BIT_ORDER,
           Quantizer.KEY_CODEBOOK}) {
@@ -259,10 +260,8 @@ public record FeaturizerSpec(
                   + " packed layout; expected the key to be absent");
         }
       }
-      checkFloats(map, Quantizer.KEY_CONDENSATION, spec.toMap().get(Quantizer.KEY_CONDENSATION),
-          spec);
+      checkFloats(map, Quantizer.KEY_CONDENSATION, derived.get(Quantizer.KEY_CONDENSATION), spec);
     } else {
-      Map<String, String> derived = spec.toMap();
       for (String key : new String[] {KEY_SCALE_LO, KEY_SCALE_STEP, Quantizer.KEY_CODEBOOK,
           Quantizer.KEY_CONDENSATION}) {
         checkFloats(map, key, derived.get(key), spec);
