@@ -78,14 +78,14 @@ final class InfoCommand implements Callable<Integer> {
         + Human.count(spec.modelFeatures()) + " features)")));
     if (spec.isFloat()) {
       rows.add(row("scale", "none (float32 features)"));
-    } else if (!spec.quantizer().affine()) {
-      rows.add(row("codebook", FloatList.format(spec.levels()) + " (value = codebook[code])"));
-      rows.add(row("bit order", FeaturizerSpec.BIT_ORDER + " (feature i in bits [" + spec.bits()
-          + "i, " + spec.bits() + "i + " + spec.bits() + ") of its row, least significant first)"));
     } else {
-      QuantizationScale scale = spec.scale();
-      rows.add(row("scale", "lo " + scale.lo() + ", step " + scale.step()
-          + " (value = lo + code * step)"));
+      if (spec.quantizer().affine()) {
+        QuantizationScale scale = spec.scale();
+        rows.add(row("scale", "lo " + scale.lo() + ", step " + scale.step()
+            + " (value = lo + code * step)"));
+      } else {
+        rows.add(row("codebook", FloatList.format(spec.levels()) + " (value = codebook[code])"));
+      }
       rows.add(row("bit order", FeaturizerSpec.BIT_ORDER + " (feature i in bits [" + spec.bits()
           + "i, " + spec.bits() + "i + " + spec.bits() + ") of its row, least significant first)"));
     }

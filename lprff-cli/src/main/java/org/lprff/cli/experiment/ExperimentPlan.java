@@ -82,7 +82,7 @@ public record ExperimentPlan(
               + " (give a block that divides every m)");
         }
       }
-      if (b.stream().noneMatch(bits -> codes(quantizer, bits))) {
+      if (b.stream().noneMatch(quantizer::codes)) {
         throw new UsageException("--quantizer has " + quantizer.spelling() + ", which codes"
             + " none of --bits " + b + ": " + refusal(quantizer, b.getFirst()));
       }
@@ -95,11 +95,6 @@ public record ExperimentPlan(
     // σ and λ are chosen at the plan's m, or at the largest m asked for if that is smaller.
     return new ExperimentPlan(name, f, l, b, q, Math.min(selectionFeatures, f.getLast()),
         sigmaFactors, k, maxTrainRows);
-  }
-
-  /** True if {@code quantizer} can code b bits ({@link Quantizer#codes}, as compare asks). */
-  static boolean codes(Quantizer quantizer, int bits) {
-    return quantizer.codes(bits);
   }
 
   /** Why {@code quantizer} cannot code b bits (the spec's own message), null if it can. */
@@ -120,7 +115,7 @@ public record ExperimentPlan(
   public String skipped() {
     List<String> pairs = new ArrayList<>();
     for (Quantizer q : quantizers) {
-      List<Integer> left = lowBits.stream().filter(b -> !codes(q, b)).toList();
+      List<Integer> left = lowBits.stream().filter(b -> !q.codes(b)).toList();
       if (!left.isEmpty()) {
         pairs.add(q.spelling() + " at b in " + left);
       }
@@ -178,7 +173,7 @@ public record ExperimentPlan(
             new Method(LOW_PRECISION_PROJECTION, Quantizer.STOCHASTIC, 32, m), seed));
         for (Quantizer q : quantizers) {
           for (int b : lowBits) {
-            if (!codes(q, b)) {
+            if (!q.codes(b)) {
               continue; // skipped(): the plan says so once
             }
             runs.add(new Planned(new Method(LOW_PRECISION_PROJECTION, q, b, m), seed));
