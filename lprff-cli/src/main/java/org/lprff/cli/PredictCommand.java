@@ -22,9 +22,11 @@ import org.lprff.cli.options.ModelOption;
 import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.Version;
 import org.lprff.cli.workflow.ModelTasks;
+import org.lprff.cli.workflow.SpreadColumns;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.train.PredictionSpread;
 import org.lprff.vector.train.Task;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,7 +52,17 @@ import picocli.CommandLine.Spec;
       "",
       "Writes a CSV, one line per input row, in input order: 'prediction' (regression) or"
           + " 'class' (classification) and with --probabilities the class probabilities."
-          + " Streaming; written atomically."
+          + " Streaming; written atomically.",
+      "",
+      "--draws K (stochastic rounding only) adds the prediction's spread over K rounding draws"
+          + " of the row's features (draws 1..K; training files are draw 0): regression adds"
+          + " mean,sd,lo,hi (the K predictions' mean, sample standard deviation and central"
+          + " --level interval) and sd_exact,sd_bound (sqrt of sum_i w_i^2 (z_i - lo_i)(hi_i -"
+          + " z_i), the rounding's exact variance, and of its bound |w|^2 step^2 / 4);"
+          + " classification adds agreement (the fraction of draws predicting the"
+          + " full-precision class), p_mean,p_lo,p_hi (that class's probability over the"
+          + " draws) and score,score_mean,score_sd,score_lo,score_hi,score_sd_exact,"
+          + "score_sd_bound, the same for the logit (binary) or the class's score (multiclass)."
     })
 final class PredictCommand implements Callable<Integer> {
 
@@ -71,12 +83,21 @@ final class PredictCommand implements Callable<Integer> {
   @Option(names = "--probabilities", description = "Classification: add p0..p(k-1) columns.")
   boolean probabilities;
 
+  @Option(names = "--draws", paramLabel = "K", description = "Add the spread of each"
+      + " prediction over K >= 2 stochastic rounding draws of its features (see above).")
+  Integer draws;
+
+  @Option(names = "--level", paramLabel = "X", defaultValue = "0.95", description = "--draws:"
+      + " the central interval's level, in (0, 1) (default ${DEFAULT-VALUE}).")
+  double level;
+
   @Override
   public Integer call() throws IOException {
     ModelFile.Model m = model.read();
     Task task = ModelTasks.task(m);
     FeaturizerSpec spec = quantized ? m.spec() : m.spec().scoringSpec();
     Featurizer featurizer = Featurizer.of(spec);
+    PredictionSpread spread = spread(m, task);
     RowSources.Format resolved;
     LabelColumn label;
     try {
@@ -107,7 +128,7 @@ final class PredictCommand implements Callable<Integer> {
       float[] scores = new float[batchRows * c];
       try (BufferedWriter w = new BufferedWriter(
           Channels.newWriter(temp.channel(), StandardCharsets.UTF_8))) {
-        w.write(header(task, m.classes()));
+        w.write(header(task, m.classes()) + (spread == null ? "" : SpreadColumns.header(task)));
         w.newLine();
         StringBuilder line = new StringBuilder();
         for (RowBatch batch; (batch = source.next()) != null; ) {
@@ -118,9 +139,14 @@ final class PredictCommand implements Callable<Integer> {
           featurizer.featurize(batch.values(), n, batch.firstRowId(), z, 0);
           FeatureRows rows = FeatureRows.of(spec, z, 0, n);
           m.weights().predict(rows, scores);
+          PredictionSpread.Result spreads =
+              spread == null ? null : spread.predict(batch.values(), n, batch.firstRowId());
           for (int r = 0; r < n; r++) {
             line.setLength(0);
             format(line, task, scores, r, c);
+            if (spreads != null) {
+              SpreadColumns.format(line, spreads, r);
+            }
             w.write(line.toString());
             w.newLine();
           }
@@ -132,6 +158,24 @@ final class PredictCommand implements Callable<Integer> {
       throw e;
     }
     return 0;
+  }
+
+  /** The spread of --draws, or null without it; refusals name the option and the fix. */
+  private PredictionSpread spread(ModelFile.Model m, Task task) {
+    if (draws == null) {
+      return null;
+    }
+    if (quantized) {
+      throw new ParameterException(command.commandLine(), "--draws compares K rounding draws"
+          + " with the full-precision prediction, which --quantized replaces; drop --quantized");
+    }
+    try {
+      return PredictionSpread.of(m.weights(), task, m.spec(), draws, level);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(command.commandLine(), "--draws " + draws + ", --level "
+          + level + " with model " + model.path + ": " + e.getMessage()
+          + (draws >= 2 && level > 0 && level < 1 ? "; drop --draws" : ""), e);
+    }
   }
 
   private String header(Task task, int classes) {
