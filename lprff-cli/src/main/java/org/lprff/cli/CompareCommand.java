@@ -178,7 +178,7 @@ final class CompareCommand implements Callable<Integer> {
         CompareData.requireSameColumns(trainRows, train, heldoutRows, raw.heldout);
       }
     }
-    if (raw.logLabel) {
+    if (raw.logLabel.enabled) {
       CompareData.logLabels(trainRows, "train");
       CompareData.logLabels(heldoutRows, "heldout");
     }
@@ -255,7 +255,7 @@ final class CompareCommand implements Callable<Integer> {
           + " positive definite)");
     }
     training.requireEach();
-    if (classification && raw.logLabel) {
+    if (classification && raw.logLabel.enabled) {
       throw new UsageException("--log-label applies to regression, not --task classification");
     }
   }

@@ -10,12 +10,14 @@ import java.util.concurrent.Callable;
 import org.lprff.arrow.ModelFile;
 import org.lprff.cli.options.JsonOption;
 import org.lprff.cli.options.QuietOption;
+import org.lprff.cli.options.RedrawOptions;
 import org.lprff.vector.train.Solver;
 import org.lprff.cli.options.TrainingConfig;
 import org.lprff.cli.options.TrainingOptions;
 import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.Json;
 import org.lprff.cli.output.Version;
+import org.lprff.cli.workflow.RedrawTraining;
 import org.lprff.cli.workflow.Training;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,7 +52,7 @@ final class TrainCommand implements Callable<Integer> {
   @Spec CommandSpec command;
 
   @Option(names = "--train", required = true, paramLabel = "FILE",
-      description = "Training feature file (Arrow) with labels.")
+      description = "Training feature file (Arrow) with labels; with --redraw, raw rows.")
   Path train;
 
   @Option(names = "--heldout", required = true, paramLabel = "FILE",
@@ -98,6 +100,9 @@ final class TrainCommand implements Callable<Integer> {
       description = "The model file to write (.lprff; replaced atomically if it exists).")
   Path model;
 
+  /** --redraw: raw rows featurized per mini-batch, fresh rounding draws per epoch. */
+  @Mixin RedrawOptions redraw = new RedrawOptions();
+
   @Mixin JsonOption json;
 
   @Mixin QuietOption quiet;
@@ -109,6 +114,10 @@ final class TrainCommand implements Callable<Integer> {
 
   private int train() throws IOException {
     boolean classification = TrainingOptions.classification(task);
+    redraw.requireUnusedWithoutRedraw();
+    if (redraw.enabled && training.solver().equals(Solver.AUTO)) {
+      training.solver = Solver.SGD.id; // the one solver that reads mini-batches
+    }
     training.requireInRange(l2 == null ? List.of() : l2);
     if (training.lr != null && training.solver() != Solver.SGD) {
       // A rate given to a solver without one would be ignored silently: say so instead.
@@ -128,10 +137,11 @@ final class TrainCommand implements Callable<Integer> {
     }
     PrintWriter err = command.commandLine().getErr();
     TrainingConfig options = training.config(classification, l2, schedule, classes);
-    Training.Outcome outcome =
-        Training.run(train, validation, heldout, options, quiet.enabled ? null : err);
+    Training.Outcome outcome = redraw.enabled
+        ? RedrawTraining.run(train, validation, heldout, redraw, options, quiet.enabled ? null : err)
+        : Training.run(train, validation, heldout, options, quiet.enabled ? null : err);
     if (model != null) {
-      ModelFile.write(model, outcome.model());
+      ModelFile.write(model, redraw.enabled ? RedrawTraining.model(outcome) : outcome.model());
     }
     PrintWriter out = command.commandLine().getOut();
     if (json.enabled) {

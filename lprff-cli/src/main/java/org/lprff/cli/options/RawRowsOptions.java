@@ -1,6 +1,7 @@
 package org.lprff.cli.options;
 
 import java.nio.file.Path;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -33,7 +34,5 @@ public final class RawRowsOptions {
       description = "The IDX labels file of the --heldout images.")
   public Path heldoutIdxLabels;
 
-  @Option(names = "--log-label",
-      description = "Regress ln(label) (labels must be > 0), e.g. log(price) on diamonds.")
-  public boolean logLabel;
+  @Mixin public LogLabelOption logLabel = new LogLabelOption();
 }
