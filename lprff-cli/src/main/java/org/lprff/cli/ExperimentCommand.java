@@ -120,7 +120,8 @@ final class ExperimentCommand implements Callable<Integer> {
     PrintWriter err = command.commandLine().getErr();
     PrintWriter stdout = command.commandLine().getOut();
     ExperimentData.Source source = new ExperimentData.Source(data, raw.heldout, raw.format,
-        raw.labelColumn, raw.idxLabels, raw.heldoutIdxLabels, task, raw.logLabel.enabled, standardize);
+        raw.labelColumn, raw.idxLabels, raw.heldoutIdxLabels, task, raw.logLabel.enabled,
+        standardize);
     Path folder = out != null ? out : Path.of("experiment-" + folderName(data)
         + (quick ? "-quick" : ""));
     ExperimentPlan plan = (quick ? ExperimentPlan.quick() : ExperimentPlan.full())

@@ -137,9 +137,10 @@ final class TrainCommand implements Callable<Integer> {
     }
     PrintWriter err = command.commandLine().getErr();
     TrainingConfig options = training.config(classification, l2, schedule, classes);
+    PrintWriter progress = quiet.enabled ? null : err;
     Training.Outcome outcome = redraw.enabled
-        ? RedrawTraining.run(train, validation, heldout, redraw, options, quiet.enabled ? null : err)
-        : Training.run(train, validation, heldout, options, quiet.enabled ? null : err);
+        ? RedrawTraining.run(train, validation, heldout, redraw, options, progress)
+        : Training.run(train, validation, heldout, options, progress);
     if (model != null) {
       ModelFile.write(model, redraw.enabled ? RedrawTraining.model(outcome) : outcome.model());
     }

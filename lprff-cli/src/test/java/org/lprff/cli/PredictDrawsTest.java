@@ -68,7 +68,8 @@ class PredictDrawsTest {
       double mean = Double.parseDouble(c[1]);
       double sd = Double.parseDouble(c[2]);
       double exact = Double.parseDouble(c[5]);
-      assertTrue(Double.parseDouble(c[3]) <= mean && mean <= Double.parseDouble(c[4]), lines.get(i));
+      double lo = Double.parseDouble(c[3]);
+      assertTrue(lo <= mean && mean <= Double.parseDouble(c[4]), lines.get(i));
       assertTrue(exact > 0 && exact <= Double.parseDouble(c[6]), lines.get(i));
       t += 15 * sd * sd / (exact * exact);
     }

@@ -100,7 +100,7 @@ public final class PredictionSpread {
     this.level = level;
   }
 
-  /** {@link #of(LinearModel, Task, FeaturizerSpec, int, double)} at level {@link #DEFAULT_LEVEL}. */
+  /** {@link #of(LinearModel, Task, FeaturizerSpec, int, double)} at {@link #DEFAULT_LEVEL}. */
   public static PredictionSpread of(LinearModel model, Task task, FeaturizerSpec spec, int draws) {
     return of(model, task, spec, draws, DEFAULT_LEVEL);
   }

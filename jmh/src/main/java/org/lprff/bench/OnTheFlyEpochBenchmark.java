@@ -1,0 +1,104 @@
+package org.lprff.bench;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.lprff.vector.codec.Quantizer;
+import org.lprff.vector.featurize.Featurizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.kernel.KernelFunction;
+import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.stream.InMemoryBatches;
+import org.lprff.vector.stream.OnTheFlyBatches;
+import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.Schedule;
+import org.lprff.vector.train.SgdTrainer;
+import org.lprff.vector.train.Task;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * {@code train --redraw}'s epoch against training from stored features: one shuffled SGD epoch
+ * (batches of 250) over n = 8192 rows of d = 9 (diamonds' width), Gaussian kernel, circulant
+ * projection, stochastic rounding. {@code onTheFly}: {@link OnTheFlyBatches}, every batch
+ * featurized by the fused pass into packed bytes (the epoch's draw); {@code stored}: the same
+ * rows featurized once ({@code featurizeOnce}, the reference's one-time cost) and read from
+ * memory by {@link InMemoryBatches} (as a mapped feature file in the page cache). One thread
+ * each: the featurization's share is what is compared. With {@code -prof gc}, the bytes
+ * allocated per epoch show that no n x m (or batch x m float) block is built.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@State(Scope.Thread)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class OnTheFlyEpochBenchmark {
+
+  @Param({"1", "4"})
+  public int bits;
+
+  @Param({"1024", "4096"})
+  public int m;
+
+  private static final int ROWS = 8192;
+  private static final int D = 9;
+
+  private SgdTrainer trainer;
+  private OnTheFlyBatches onTheFly;
+  private InMemoryBatches stored;
+  private Featurizer featurizer;
+  private float[] x;
+  private MemorySegment out;
+
+  @Setup
+  public void setUp() {
+    SplittableRandom random = new SplittableRandom(42);
+    x = new float[ROWS * D];
+    float[] y = new float[ROWS];
+    for (int i = 0; i < x.length; i++) {
+      x[i] = (float) random.nextGaussian();
+    }
+    for (int r = 0; r < ROWS; r++) {
+      y[r] = (float) random.nextGaussian();
+    }
+    FeaturizerSpec spec = new FeaturizerSpec(
+        new KernelFunction.Gaussian(2), D, m, bits, "circulant", 1, Quantizer.STOCHASTIC);
+    featurizer = Featurizer.of(spec);
+    out = Arena.ofAuto().allocate((long) ROWS * spec.rowBytes(), 64);
+    featurizer.featurize(x, ROWS, 0, out, 0, 0);
+    stored = InMemoryBatches.of(FeatureRows.of(spec, out, 0, ROWS), y);
+    onTheFly = OnTheFlyBatches.of(featurizer, x, ROWS, y);
+    trainer = SgdTrainer.builder(Task.REGRESSION, m).l2(1e-6).batchSize(250)
+        .schedule(Schedule.fixed(1, 1e-3)).build();
+  }
+
+  /** One epoch, each batch featurized when it is needed (draw 0: the epoch index of one). */
+  @Benchmark
+  public LinearModel onTheFly() {
+    return trainer.train(onTheFly, null).model();
+  }
+
+  /** One epoch over the rows featurized once. */
+  @Benchmark
+  public LinearModel stored() {
+    return trainer.train(stored, null).model();
+  }
+
+  /** Featurizing the n rows once: what storing costs up front. */
+  @Benchmark
+  public MemorySegment featurizeOnce() {
+    featurizer.featurize(x, ROWS, 0, out, 0, 0);
+    return out;
+  }
+}
