@@ -23,7 +23,8 @@ public final class RedrawOptions {
           + " bytes), nothing of n x m is stored; heldout and validation rows are featurized at"
           + " full precision (stochastic rounding) or the map's bits (deterministic"
           + " quantizers), as predict scores. The map: --sigma/--kernel, -m, -b, --projection,"
-          + " --quantizer and --seed. SGD only.")
+          + " --quantizer and --seed. SGD only (--solver auto is sgd here); stochastic"
+          + " rounding at 1 to 16 bits only.")
   public boolean enabled;
 
   @Option(names = "--format", paramLabel = "NAME",
