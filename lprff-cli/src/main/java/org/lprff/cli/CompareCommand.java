@@ -427,6 +427,9 @@ final class CompareCommand implements Callable<Integer> {
     o.put("lambda", lambda);
     o.put("l2", l2);
     o.put("solver", training.solver.toLowerCase(Locale.ROOT));
+    if (training.alphaBound != null) { // rks: the bound, not the l2, regularizes the training
+      o.put("alpha_bound", training.alphaBound);
+    }
     o.put("batch", training.batch.rows);
     o.put("seed", training.seed);
     o.put("metric", taskKind == Task.REGRESSION ? "mse" : "error_rate");

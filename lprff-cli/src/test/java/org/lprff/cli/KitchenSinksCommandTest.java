@@ -93,6 +93,7 @@ class KitchenSinksCommandTest {
           "--model", model.toString(), "--json");
       String json = lastLine(r.out());
       mse[k] = jsonNumber(json, "heldout_mse");
+      assertEquals(bound[k], jsonNumber(json, "alpha_bound"));
       assertEquals(bound[k] / Math.sqrt(2.0 * M), jsonNumber(json, "weight_bound"), 1e-12);
       assertEquals(0.0, jsonNumber(json, "l2"));
       assertTrue(json.contains("\"solver\":\"rks\"") && json.contains("\"loss\":\"squared\""),
@@ -164,6 +165,31 @@ class KitchenSinksCommandTest {
     assertTrue(logistic.contains("\"loss\":\"logistic\"") && logistic.contains("log_loss"),
         logistic);
     assertTrue(jsonNumber(logistic, "heldout_error_rate") < 0.2, logistic);
+  }
+
+  /**
+   * compare takes the same options: every method trained by rks under the bound (a tight C far
+   * above a loose one's heldout MSE, as train shows), and the checks before any row is read.
+   */
+  @Test
+  void compareTrainsEveryMethodByRks() throws IOException {
+    Path csv = dir.resolve("compare.csv");
+    writeCsv(csv, 1200, 5, false);
+    double[] mse = new double[2];
+    String[] bound = {"0.5", "1000"};
+    for (int k = 0; k < 2; k++) {
+      String json = lastLine(Cli.ok("compare", "--train", csv.toString(), "--label-column", "y",
+          "--sigma", "2", "--features", "128", "--bits", "8", "--rows", "200", "--solver", "rks",
+          "--alpha-bound", bound[k], "--json", "--quiet").out());
+      assertTrue(json.contains("\"solver\":\"rks\""), json);
+      mse[k] = jsonNumber(json, "heldout_metric");
+      assertEquals(Double.parseDouble(bound[k]), jsonNumber(json, "alpha_bound"));
+    }
+    assertTrue(mse[0] > 10 * mse[1], "C 0.5: " + mse[0] + ", C 1000: " + mse[1]);
+    Cli.Result r = Cli.run("compare", "--train", csv.toString(), "--label-column", "y",
+        "--features", "128", "--solver", "cg", "--alpha-bound", "1");
+    assertEquals(2, r.exitCode(), r.toString());
+    assertTrue(r.err().contains("--alpha-bound is 1.0, but solver cg"), r.err());
   }
 
   @Test
