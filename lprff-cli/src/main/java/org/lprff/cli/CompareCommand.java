@@ -221,7 +221,8 @@ final class CompareCommand implements Callable<Integer> {
       MethodRuns runs = MethodRuns.prepare(kernelFunction, trainRows, heldoutRows, rows,
           training.seed, l2, taskKind, classes, helpers.executor(), line -> progress(err, line));
       MethodRuns.Protocol protocol = new MethodRuns.Protocol(training.solver(), l2,
-          training.epochs, training.lr, training.batch.rows, training.seed);
+          training.epochs, training.lr, training.batch.rows, training.seed, training.alphaBound,
+          training.loss());
       for (Method method : methods) {
         Result row = runs.run(method, protocol);
         results.add(row);
@@ -255,6 +256,7 @@ final class CompareCommand implements Callable<Integer> {
           + " positive definite)");
     }
     training.requireEach();
+    training.requireSolverOptions(classification);
     if (classification && raw.logLabel.enabled) {
       throw new UsageException("--log-label applies to regression, not --task classification");
     }
@@ -425,6 +427,9 @@ final class CompareCommand implements Callable<Integer> {
     o.put("lambda", lambda);
     o.put("l2", l2);
     o.put("solver", training.solver.toLowerCase(Locale.ROOT));
+    if (training.alphaBound != null) { // rks: the bound, not the l2, regularizes the training
+      o.put("alpha_bound", training.alphaBound);
+    }
     o.put("batch", training.batch.rows);
     o.put("seed", training.seed);
     o.put("metric", taskKind == Task.REGRESSION ? "mse" : "error_rate");

@@ -84,7 +84,8 @@ final class EvaluateCommand implements Callable<Integer> {
       o.put("data_bits", fileSpec.bits());
       if (classification) {
         o.put("error_rate", e.metric());
-        o.put("log_loss", e.meanLoss());
+        // A hinge model's scores are not logits: its mean loss is the hinge's.
+        o.put(task == Task.BINARY_HINGE ? "hinge_loss" : "log_loss", e.meanLoss());
       } else {
         o.put("mse", e.metric());
       }
@@ -92,7 +93,8 @@ final class EvaluateCommand implements Callable<Integer> {
     } else {
       out.println(String.format(Locale.ROOT, "%s rows at %d bits: %s", Human.count(e.rows()),
           fileSpec.bits(), classification
-              ? String.format(Locale.ROOT, "error rate %.4f, log-loss %.6g", e.metric(), e.meanLoss())
+              ? String.format(Locale.ROOT, "error rate %.4f, %s %.6g", e.metric(),
+                  task == Task.BINARY_HINGE ? "hinge loss" : "log-loss", e.meanLoss())
               : String.format(Locale.ROOT, "MSE %.6g", e.metric())));
     }
     out.flush();

@@ -95,6 +95,10 @@ final class PredictCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     ModelFile.Model m = model.read();
     Task task = ModelTasks.task(m);
+    if (probabilities && task == Task.BINARY_HINGE) {
+      throw new ParameterException(command.commandLine(), "--probabilities: the model "
+          + model.path + " was trained on the hinge loss, whose scores are not probabilities");
+    }
     FeaturizerSpec spec = quantized ? m.spec() : m.spec().scoringSpec();
     Featurizer featurizer = Featurizer.of(spec);
     PredictionSpread spread = spread(m, task);
@@ -194,6 +198,10 @@ final class PredictCommand implements Callable<Integer> {
   private void format(StringBuilder line, Task task, float[] scores, int r, int c) {
     if (task == Task.REGRESSION) {
       line.append(scores[r]);
+      return;
+    }
+    if (task == Task.BINARY_HINGE) { // the sign of the score, 0 included
+      line.append(scores[r] >= 0 ? 1 : 0);
       return;
     }
     if (c == 1) { // binary: one logit

@@ -160,7 +160,7 @@ class TrainCommandTest {
     Cli.Result bad = Cli.run("train", "--train", f[0].toString(), "--heldout", f[1].toString(),
         "--task", "regression", "--solver", "newton");
     assertEquals(2, bad.exitCode(), bad.toString());
-    assertTrue(bad.err().contains("--solver is 'newton', expected sgd, lbfgs, cg, closed-form or auto"),
+    assertTrue(bad.err().contains("--solver is 'newton', expected sgd, lbfgs, cg, closed-form, rks or auto"),
         bad.err());
   }
 

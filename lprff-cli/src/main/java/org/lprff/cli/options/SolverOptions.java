@@ -30,7 +30,10 @@ public class SolverOptions {
           + " equations, (Zc^T Zc + l2 n I) W = Zc^T T with centered features and an"
           + " unregularized intercept: n m^2 / 2 multiply-adds on all cores and an m x m double"
           + " matrix, 8 m^2 bytes; regression, or least-squares classification with one-hot"
-          + " targets); demo also takes both (default ${DEFAULT-VALUE}).")
+          + " targets), rks (train, compare: Rahimi and Recht's weighted sum of random kitchen"
+          + " sinks, the mean loss with every weight bounded by --alpha-bound, no l2, by"
+          + " accelerated projected gradients; --loss hinge for a hinge-loss classifier);"
+          + " demo also takes both (default ${DEFAULT-VALUE}).")
   public String solver;
 
   @Option(
@@ -59,7 +62,7 @@ public class SolverOptions {
     Solver named = Solver.named(solver);
     if (named == null) {
       throw new UsageException(
-          "--solver is '" + solver + "', expected sgd, lbfgs, cg, closed-form or auto");
+          "--solver is '" + solver + "', expected sgd, lbfgs, cg, closed-form, rks or auto");
     }
     return named;
   }
@@ -72,6 +75,10 @@ public class SolverOptions {
     Solver named = Solver.named(solver);
     if (named == null) {
       throw new UsageException("--solver is '" + solver + "', expected both, sgd, lbfgs, cg, closed-form or auto");
+    }
+    if (named == Solver.RKS) {
+      throw new UsageException("--solver rks takes --alpha-bound, which demo does not: use"
+          + " lprff train or compare");
     }
     return List.of(named);
   }

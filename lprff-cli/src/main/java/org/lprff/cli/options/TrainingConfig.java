@@ -2,6 +2,7 @@ package org.lprff.cli.options;
 
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
+import org.lprff.vector.train.LossKind;
 import org.lprff.vector.train.Solver;
 import org.lprff.vector.train.TrainingRequest;
 import org.lprff.vector.train.TrainingRequest.ScheduleKind;
@@ -17,10 +18,12 @@ import org.lprff.vector.train.TrainingRequest.ScheduleKind;
  *     and cg)
  * @param classes the declared number of classes (>= 2), or null to take 1 + the largest training
  *     label
+ * @param alphaBound rks's bound C ({@code --alpha-bound}), or null
+ * @param loss the loss ({@code --loss}), or null for the task's
  */
 public record TrainingConfig(
     boolean classification, int epochs, Double lr, int batch, List<Double> l2s, String schedule,
-    long seed, Solver solver, Integer classes) {
+    long seed, Solver solver, Integer classes, Double alphaBound, LossKind loss) {
 
   public TrainingConfig {
     l2s = l2s == null ? null : List.copyOf(l2s);
@@ -29,22 +32,29 @@ public record TrainingConfig(
           "--schedule is '" + schedule + "', expected early-stop, fixed or decaying");
     }
     try { // the library's checks of the solver and l2, before any file is read
-      request(classification, epochs, lr, batch, l2s, schedule, seed, solver, classes, 1);
+      request(classification, epochs, lr, batch, l2s, schedule, seed, solver, classes, 1,
+          alphaBound, loss);
     } catch (IllegalArgumentException e) {
       throw new UsageException("--" + e.getMessage()); // "solver ...", "l2 ...": the options
     }
   }
 
+  /** A configuration with the task's loss and no alpha bound (every solver but rks). */
+  public TrainingConfig(boolean classification, int epochs, Double lr, int batch,
+      List<Double> l2s, String schedule, long seed, Solver solver, Integer classes) {
+    this(classification, epochs, lr, batch, l2s, schedule, seed, solver, classes, null, null);
+  }
+
   /** The library's request for m = {@code features} ({@link Solver#AUTO} resolved), on the common pool. */
   public TrainingRequest request(int features) {
     return request(classification, epochs, lr, batch, l2s, schedule, seed, solver, classes,
-        features);
+        features, alphaBound, loss);
   }
 
   private static TrainingRequest request(boolean classification, int epochs, Double lr,
       int batch, List<Double> l2s, String schedule, long seed, Solver solver, Integer classes,
-      int features) {
+      int features, Double alphaBound, LossKind loss) {
     return new TrainingRequest(classification, classes, features, solver, l2s, epochs, lr,
-        ScheduleKind.named(schedule), batch, seed, ForkJoinPool.commonPool());
+        ScheduleKind.named(schedule), batch, seed, ForkJoinPool.commonPool(), alphaBound, loss);
   }
 }

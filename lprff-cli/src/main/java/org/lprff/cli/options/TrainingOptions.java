@@ -1,5 +1,7 @@
 package org.lprff.cli.options;
 
+import org.lprff.vector.train.KitchenSinks;
+import org.lprff.vector.train.LossKind;
 import org.lprff.vector.train.Solver;
 import java.util.List;
 import java.util.Locale;
@@ -23,6 +25,26 @@ public final class TrainingOptions extends SolverOptions {
   public Double lr;
 
   @Mixin public BatchOption batch = new BatchOption();
+
+  @Option(
+      names = "--alpha-bound",
+      paramLabel = "C",
+      description = "--solver rks (required there, refused elsewhere): Rahimi and Recht's bound C"
+          + " of the weighted sum of random kitchen sinks, f(x) = sum_i alpha_i cos(w_i.x + b_i)"
+          + " with |alpha_i| <= C / m; on lprff's features sqrt(2/m) cos(...) every weight is"
+          + " bounded by C / sqrt(2 m) (each class's, for several classes), the intercept free,"
+          + " no l2. Small C underfits; a C above the unconstrained weights gives the"
+          + " unconstrained minimizer of the loss.")
+  public Double alphaBound;
+
+  @Option(
+      names = "--loss",
+      paramLabel = "NAME",
+      description = "The training loss: squared (regression), logistic (two classes) or hinge"
+          + " (two classes, --solver rks only; class 0 is the label -1, class 1 is +1, and the"
+          + " model predicts class 1 where its score is >= 0). Default: the task's (squared;"
+          + " logistic for two classes, softmax for more).")
+  public String loss;
 
   /**
    * @param defaultSolver the command's default solver
@@ -73,6 +95,33 @@ public final class TrainingOptions extends SolverOptions {
   public TrainingConfig config(
       boolean classification, List<Double> l2s, String schedule, Integer classes) {
     return new TrainingConfig(classification, epochs, lr, batch.rows, l2s, schedule, seed,
-        solver(), classes);
+        solver(), classes, alphaBound, loss());
+  }
+
+  /** The loss named by {@code --loss}, or null for the task's. */
+  public LossKind loss() {
+    if (loss == null) {
+      return null;
+    }
+    LossKind named = LossKind.named(loss);
+    if (named == null) {
+      throw new UsageException("--loss is '" + loss + "', expected squared, logistic or hinge");
+    }
+    return named;
+  }
+
+  /**
+   * compare's check of the solver's options before any row is read (a usage error naming the
+   * value): the alpha bound and the loss against the solver and task; compare's --l2 sets the
+   * kernel metrics' lambda and is not rks's.
+   */
+  public void requireSolverOptions(boolean classification) {
+    new TrainingConfig(classification, epochs, lr, batch.rows, null, "early-stop", seed,
+        solver(), null, alphaBound, loss());
+  }
+
+  /** The weight bound C / sqrt(2 m) of {@code --alpha-bound} at m features, for messages. */
+  public double weightBound(int features) {
+    return KitchenSinks.weightBound(alphaBound, features);
   }
 }

@@ -28,6 +28,7 @@ import org.lprff.vector.train.StopReason;
 import org.lprff.vector.train.Task;
 import org.lprff.vector.train.Trainer;
 import org.lprff.vector.train.TrainingReport;
+import org.lprff.vector.train.LossKind;
 import org.lprff.vector.train.TrainingRequest;
 import org.lprff.vector.train.TrainingRequest.ScheduleKind;
 import org.lprff.vector.train.TrainingResult;
@@ -83,7 +84,15 @@ public final class MethodRuns {
    * the feature map, the Nyström landmarks and the training.
    */
   public record Protocol(
-      Solver solver, double l2, int epochs, Double learningRate, int batchRows, long seed) {}
+      Solver solver, double l2, int epochs, Double learningRate, int batchRows, long seed,
+      Double alphaBound, LossKind loss) {
+
+    /** A protocol with the task's loss and no alpha bound (every solver but rks). */
+    public Protocol(Solver solver, double l2, int epochs, Double learningRate, int batchRows,
+        long seed) {
+      this(solver, l2, epochs, learningRate, batchRows, seed, null, null);
+    }
+  }
 
   private final KernelFunction kernel;
   private final CompareData.Rows train;
@@ -230,11 +239,13 @@ public final class MethodRuns {
     // One l2, SGD early-stopping on the heldout rows (as the LP-RFF paper does), the full-batch
     // solvers reading the rows in order.
     boolean classification = task != Task.REGRESSION;
+    // rks takes no l2: its bound regularizes (the l2 still sets the kernel metrics' lambda).
+    boolean rks = protocol.solver() == Solver.RKS;
     TrainingRequest request = new TrainingRequest(classification,
         classification ? classes : null, featureCount, protocol.solver(),
-        List.of(protocol.l2()), protocol.epochs(), protocol.learningRate(),
+        rks ? null : List.of(protocol.l2()), protocol.epochs(), protocol.learningRate(),
         ScheduleKind.EARLY_STOP, protocol.batchRows(), protocol.seed(),
-        ForkJoinPool.commonPool());
+        ForkJoinPool.commonPool(), protocol.alphaBound(), protocol.loss());
     boolean sgd = request.solver() == Solver.SGD;
     TrainingReport report = Trainer.run(request,
         new Trainer.Data("train", "", sgd ? trainSource : trainSource.ordered()),
@@ -248,7 +259,8 @@ public final class MethodRuns {
     }
     LinearModel model = report.model();
     double trainSeconds = seconds(t0);
-    Evaluation eval = Evaluation.of(model, task, heldoutSource, 1000);
+    // The report's task: a hinge model reads its class from the sign of the score.
+    Evaluation eval = Evaluation.of(model, report.task(), heldoutSource, 1000);
     return new Result(method, featureCount, memory, delta, eval.metric(), stop, result.epochs(),
         featurizeSeconds, deltaSeconds, trainSeconds);
   }

@@ -20,6 +20,7 @@ import org.lprff.vector.codec.LloydMaxCodebook;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.metrics.TrainingMemory;
 import org.lprff.vector.train.Evaluation;
+import org.lprff.vector.train.KitchenSinks;
 import org.lprff.vector.train.Solver;
 import org.lprff.vector.train.Task;
 import org.lprff.vector.train.Trainer;
@@ -38,7 +39,8 @@ public final class Training {
   /** A completed training: the library's report, the heldout metrics and the file facts. */
   public record Outcome(
       FeaturizerSpec spec, Standardization standardization, String taskName, long heldoutRows,
-      TrainingReport report, Evaluation heldout, TrainingMemory memory, boolean validationFile) {
+      TrainingReport report, Evaluation heldout, TrainingMemory memory, boolean validationFile,
+      Double alphaBound) {
 
     /** The model's metrics on the validation file, or null without one. */
     public Evaluation validation() {
@@ -70,13 +72,20 @@ public final class Training {
           ? String.format(Locale.ROOT, "heldout MSE %.6g", heldout.metric())
           : solved // least-squares scores are not probabilities: no log-loss
               ? String.format(Locale.ROOT, "heldout error rate %.4f", heldout.metric())
-              : String.format(Locale.ROOT, "heldout error rate %.4f, log-loss %.6g",
-                  heldout.metric(), heldout.meanLoss());
+              : String.format(Locale.ROOT, "heldout error rate %.4f, %s %.6g",
+                  heldout.metric(), hinge() ? "hinge loss" : "log-loss", heldout.meanLoss());
       if (validation != null) {
         metric = (task() == Task.REGRESSION
             ? String.format(Locale.ROOT, "validation MSE %.6g", validation.metric())
             : String.format(Locale.ROOT, "validation error rate %.4f", validation.metric()))
-            + (solved || iterative ? " (chose l2); " : " (early stopping); ") + metric;
+            + (solved || iterative ? " (chose l2); "
+                : solver() == Solver.RKS ? "; " : " (early stopping); ") + metric;
+      }
+      if (solver() == Solver.RKS) {
+        return String.format(Locale.ROOT, "%s; random kitchen sinks (%s loss, alpha bound C %s:"
+            + " |w| <= C / sqrt(2 m) = %.6g, no l2), %d iterations, %d passes, stopped: %s, %s",
+            metric, task().loss().name(), alphaBound, weightBound(), result().epochs(),
+            report.passes(), result().message(), Human.seconds(seconds()));
       }
       String chosen = report.l2Path().size() > 1 ? ", chosen on " + report.selectedOn() : "";
       if (solved) {
@@ -117,6 +126,14 @@ public final class Training {
       if (solver() == Solver.SGD) {
         training.put("learning_rate", Double.toString(report.learningRate()));
       }
+      if (solver() == Solver.RKS) {
+        training.put("alpha_bound", Double.toString(alphaBound));
+        training.put("weight_bound", Double.toString(weightBound()));
+        training.put("stop_message", result().message());
+      }
+      if (hinge()) {
+        training.put(ModelTasks.LOSS_KEY, "hinge"); // evaluate and predict read the sign
+      }
       return new ModelFile.Model(spec, standardization, taskName, report.classes(), report.l2(),
           report.model(), training);
     }
@@ -134,6 +151,17 @@ public final class Training {
           : LloydMaxCodebook.forBits(spec.bits()).meanSquaredError() * 2.0 / spec.features();
     }
 
+    /** Whether the model was trained on the hinge loss (its scores are not logits). */
+    public boolean hinge() {
+      return task() == Task.BINARY_HINGE;
+    }
+
+    /** rks's bound on every weight, C / sqrt(2 m); NaN for the other solvers. */
+    public double weightBound() {
+      return alphaBound == null ? Double.NaN
+          : KitchenSinks.weightBound(alphaBound, spec.modelFeatures());
+    }
+
     public Map<String, Object> json() {
       Task task = task();
       Solver solver = solver();
@@ -147,11 +175,21 @@ public final class Training {
       o.put("rounding_variance", roundingVariance(spec));
       o.put("train_rows", report.trainRows());
       o.put("heldout_rows", heldoutRows);
-      boolean probabilities = task != Task.REGRESSION && solver != Solver.CLOSED_FORM;
+      boolean probabilities = task != Task.REGRESSION && solver != Solver.CLOSED_FORM
+          && !hinge();
       if (task == Task.REGRESSION) {
         o.put("heldout_mse", heldout.metric());
       } else {
         o.put("heldout_error_rate", heldout.metric());
+      }
+      if (hinge()) {
+        o.put("heldout_hinge_loss", heldout.meanLoss());
+      }
+      if (solver == Solver.RKS) {
+        o.put("loss", task.loss().name());
+        o.put("alpha_bound", alphaBound);
+        o.put("weight_bound", weightBound());
+        o.put("stop_message", result().message());
       }
       if (probabilities) {
         o.put("heldout_log_loss", heldout.meanLoss());
@@ -161,7 +199,9 @@ public final class Training {
       }
       o.put("solver", solver.id);
       o.put("l2", report.l2());
-      o.put(solver != Solver.SGD ? "selected_on" : "early_stopping", report.selectedOn());
+      // rks has nothing to choose: its bound is given.
+      o.put(solver != Solver.SGD ? "selected_on" : "early_stopping",
+          solver == Solver.RKS ? null : report.selectedOn());
       Evaluation validation = validation();
       if (validation != null) {
         o.put("validation_rows", validation.rows());
@@ -285,7 +325,7 @@ public final class Training {
       String taskName = task == Task.REGRESSION ? "regression"
           : report.classes() == 2 ? "binary" : "classification";
       return new Outcome(spec, standardization, taskName, heldout.rows(), report, eval, memory,
-          validation != null);
+          validation != null, request.alphaBound());
     }
   }
 

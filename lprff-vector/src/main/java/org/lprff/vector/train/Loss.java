@@ -9,15 +9,15 @@ package org.lprff.vector.train;
  * included), rounded to float. The trainer turns it into the weight gradient {@code Z^T D} and the
  * bias gradient {@code sum_r D_r}.
  *
- * <p>Labels: {@link SquaredLoss} reads float {@code targets}; {@link LogisticLoss} and {@link
- * SoftmaxLoss} read int class indices {@code classes}. Only the first n entries of a label array are
- * read (arrays may be longer, as reused buffers are). Invalid labels are refused naming the row and
+ * <p>Labels: {@link SquaredLoss} reads float {@code targets}; {@link LogisticLoss}, {@link
+ * SoftmaxLoss} and {@link HingeLoss} read int class indices {@code classes}. Only the first n
+ * entries of a label array are read (arrays may be longer, as reused buffers are). Invalid labels are refused naming the row and
  * value. Non-finite scores are not refused: they give a non-finite loss, which the trainer reports
  * as divergence.
  *
  * <p>Stateless and thread-safe.
  */
-public abstract sealed class Loss permits SquaredLoss, LogisticLoss, SoftmaxLoss {
+public abstract sealed class Loss permits SquaredLoss, LogisticLoss, SoftmaxLoss, HingeLoss {
 
   Loss() {}
 

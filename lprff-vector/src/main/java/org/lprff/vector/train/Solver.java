@@ -5,10 +5,13 @@ package org.lprff.vector.train;
  * full-batch L-BFGS, ridge by preconditioned conjugate gradients, the exact ridge minimizer, or
  * {@link #AUTO}: the solver that reaches the optimum of the task fastest, L-BFGS for
  * classification, and for regression the closed form up to {@value #CLOSED_FORM_MAX_FEATURES}
- * features, conjugate gradients above.
+ * features, conjugate gradients above. {@link #RKS} is not a way to the same optimum but another
+ * estimator: Rahimi and Recht's weighted sum of random kitchen sinks, the mean loss minimized
+ * under a bound on every weight and no l2 ({@link KitchenSinks}).
  */
 public enum Solver {
-  SGD("sgd"), LBFGS("lbfgs"), CG("cg"), CLOSED_FORM("closed-form"), AUTO("auto");
+  SGD("sgd"), LBFGS("lbfgs"), CG("cg"), CLOSED_FORM("closed-form"), AUTO("auto"),
+  RKS("rks");
 
   /** The solver's name in files, JSON and on the command line. */
   public final String id;

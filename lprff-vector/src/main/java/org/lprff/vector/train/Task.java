@@ -9,6 +9,8 @@ import org.lprff.vector.stream.MiniBatch;
  * <ul>
  *   <li>{@link #REGRESSION}: one output, float targets, {@link SquaredLoss};
  *   <li>{@link #BINARY}: one output (a logit), int labels 0 or 1, {@link LogisticLoss};
+ *   <li>{@link #BINARY_HINGE}: one output (a score whose sign is the class), int labels 0 or 1
+ *       read as -1 and +1, {@link HingeLoss} (trained by {@link Solver#RKS} only);
  *   <li>{@link #multiclass}(k): k outputs, int labels in [0, k), {@link SoftmaxLoss}.
  * </ul>
  */
@@ -18,6 +20,9 @@ public sealed interface Task extends Serializable
   Task REGRESSION = new Regression();
 
   Task BINARY = new Binary();
+
+  /** Binary classification on the hinge loss. */
+  Task BINARY_HINGE = new Binary(true);
 
   /** k-class classification, k >= 2. */
   static Task multiclass(int classes) {
@@ -53,8 +58,16 @@ public sealed interface Task extends Serializable
     }
   }
 
-  /** Logistic loss on labels 0 and 1; the single output is the logit of class 1. */
-  record Binary() implements Task {
+  /**
+   * Labels 0 and 1: the logistic loss, the single output the logit of class 1; or, with {@code
+   * hinge}, the hinge loss, the output a score whose sign is the class.
+   */
+  record Binary(boolean hinge) implements Task {
+    /** The logistic task. */
+    public Binary() {
+      this(false);
+    }
+
     @Override
     public int outputs() {
       return 1;
@@ -62,12 +75,12 @@ public sealed interface Task extends Serializable
 
     @Override
     public Loss loss() {
-      return LogisticLoss.INSTANCE;
+      return hinge ? HingeLoss.INSTANCE : LogisticLoss.INSTANCE;
     }
 
     @Override
     public String toString() {
-      return "binary";
+      return hinge ? "binary(hinge)" : "binary";
     }
   }
 

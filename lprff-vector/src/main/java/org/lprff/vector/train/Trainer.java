@@ -131,7 +131,8 @@ public final class Trainer {
     }
     Evaluation.checkFeatures(train.describe(), train.rows().features(), request.features());
     int classes = classes(request, train, others);
-    Task task = !request.classification() ? Task.REGRESSION
+    Task task = request.loss() != null ? request.loss().task(classes)
+        : !request.classification() ? Task.REGRESSION
         : classes == 2 ? Task.BINARY : Task.multiclass(classes);
     return new Run(request, task, classes, train, validation, say).execute(refit);
   }
@@ -207,7 +208,8 @@ public final class Trainer {
    * The solver's working memory in bytes, from its formula: L-BFGS keeps 2 h + 4 parameter vectors
    * in double (h the history) and a float copy of the weights; CG five double m-vectors, the
    * s x m sample and the s x s matrix of its sketch (s the sketch rows); the closed form the m x m
-   * double Gram matrix and its factor; SGD the float weights twice (best and current). Each adds
+   * double Gram matrix and its factor; rks seven double parameter vectors (FISTA's points and
+   * gradients); SGD the float weights twice (best and current). Each adds
    * a batch of scores in double. {@code solver} is the one that ran ({@link Solver#AUTO} resolved).
    */
   public static long workingBytes(Solver solver, int features, int outputs, int batchRows) {
@@ -221,6 +223,9 @@ public final class Trainer {
         yield 8 * (5L * features + s * features + s * s) + 8L * ConjugateGradientRidge.BATCH;
       }
       case CLOSED_FORM -> 16L * features * features + 8 * dim + batch;
+      // The iterate, the point before it, the extrapolated point, the step, and the gradients
+      // of three of them, in double; a float copy of the weights; one batch's scores.
+      case RKS -> 8 * 7 * dim + 4 * dim + 8L * KitchenSinks.DEFAULT_BATCH_SIZE * outputs;
       default -> 8 * dim + batch;
     };
   }
@@ -301,6 +306,9 @@ public final class Trainer {
             .build()
             .train(fit, stopping);
         passes = result.epochs();
+      } else if (solver == Solver.RKS) {
+        l2 = 0; // the alpha bound regularizes instead
+        result = kitchenSinks();
       } else if (solver == Solver.CLOSED_FORM) {
         ClosedForm chosen = closedForm(refit);
         l2 = chosen.l2();
@@ -357,6 +365,25 @@ public final class Trainer {
           solver(train.rows()).apply(choice.l2(), choice.result().model(), false);
       passes += refit.steps();
       return new Choice(choice.l2(), refit);
+    }
+
+    /**
+     * Rahimi and Recht's kitchen sinks on every training row: the bound C is the whole
+     * regularization, so there is nothing for validation rows to choose.
+     */
+    private TrainingResult kitchenSinks() {
+      KitchenSinks solver = KitchenSinks.builder(task, request.features())
+          .alphaBound(request.alphaBound())
+          .executor(request.executor())
+          .progress(say)
+          .build();
+      say.accept(String.format(Locale.ROOT, "rks: %s loss, alpha bound C = %s: every weight"
+          + " |w| <= C / sqrt(2 m) = %.6g, intercept free", task.loss().name(),
+          request.alphaBound(), solver.bound()));
+      TrainingResult result = solver.train(train.rows());
+      passes += result.steps();
+      say.accept("rks: " + result.message());
+      return result;
     }
 
     /** A solve for one l2 from a warm start, to the path's tolerance when {@code scoring}. */

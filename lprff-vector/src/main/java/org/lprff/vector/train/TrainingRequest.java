@@ -23,11 +23,16 @@ import java.util.concurrent.ForkJoinPool;
  * @param batchRows SGD's mini-batch rows
  * @param seed seed of the validation split, SGD's shuffling and the probe
  * @param executor helper threads of the full-batch solvers' passes and the closed form's Gram
+ * @param alphaBound {@link Solver#RKS}'s C, the bound {@code |alpha_i| <= C / m} of Rahimi and
+ *     Recht's kitchen sinks on the weights of {@code cos(w_i.x + b_i)} (on lprff's weights: C /
+ *     sqrt(2 m), {@link KitchenSinks#weightBound}); required by rks, refused by the others
+ * @param loss the loss, or null for the task's (squared, logistic, softmax); {@link
+ *     LossKind#HINGE} with rks only
  */
 public record TrainingRequest(
     boolean classification, Integer classes, int features, Solver solver, List<Double> l2s,
     int epochs, Double learningRate, ScheduleKind schedule, int batchRows, long seed,
-    Executor executor) {
+    Executor executor, Double alphaBound, LossKind loss) {
 
   /** The l2 of SGD when none is given. */
   public static final double DEFAULT_L2 = 1e-6;
@@ -113,6 +118,16 @@ public record TrainingRequest(
     if (executor == null) {
       throw new IllegalArgumentException("executor is null");
     }
+    KitchenSinks.checkRequest(classification, solver, l2s, alphaBound, loss);
+  }
+
+  /** A request with the task's loss and no alpha bound (every solver but rks). */
+  public TrainingRequest(
+      boolean classification, Integer classes, int features, Solver solver, List<Double> l2s,
+      int epochs, Double learningRate, ScheduleKind schedule, int batchRows, long seed,
+      Executor executor) {
+    this(classification, classes, features, solver, l2s, epochs, learningRate, schedule,
+        batchRows, seed, executor, null, null);
   }
 
   /**
@@ -132,35 +147,44 @@ public record TrainingRequest(
 
   public TrainingRequest withSolver(Solver solver) {
     return new TrainingRequest(classification, classes, features, solver, l2s, epochs,
-        learningRate, schedule, batchRows, seed, executor);
+        learningRate, schedule, batchRows, seed, executor, alphaBound, loss);
   }
 
   /** With the l2 values to try; null for the default. */
   public TrainingRequest withL2(List<Double> l2s) {
     return new TrainingRequest(classification, classes, features, solver, l2s, epochs,
-        learningRate, schedule, batchRows, seed, executor);
+        learningRate, schedule, batchRows, seed, executor, alphaBound, loss);
   }
 
   public TrainingRequest withClasses(Integer classes) {
     return new TrainingRequest(classification, classes, features, solver, l2s, epochs,
-        learningRate, schedule, batchRows, seed, executor);
+        learningRate, schedule, batchRows, seed, executor, alphaBound, loss);
   }
 
   /** With SGD's settings; a null rate is found by the probe. */
   public TrainingRequest withSgd(int epochs, Double learningRate, ScheduleKind schedule,
       int batchRows) {
     return new TrainingRequest(classification, classes, features, solver, l2s, epochs,
-        learningRate, schedule, batchRows, seed, executor);
+        learningRate, schedule, batchRows, seed, executor, alphaBound, loss);
   }
 
   public TrainingRequest withSeed(long seed) {
     return new TrainingRequest(classification, classes, features, solver, l2s, epochs,
-        learningRate, schedule, batchRows, seed, executor);
+        learningRate, schedule, batchRows, seed, executor, alphaBound, loss);
   }
 
   public TrainingRequest withExecutor(Executor executor) {
     return new TrainingRequest(classification, classes, features, solver, l2s, epochs,
-        learningRate, schedule, batchRows, seed, executor);
+        learningRate, schedule, batchRows, seed, executor, alphaBound, loss);
+  }
+
+  /**
+   * This request by {@link Solver#RKS} with alpha bound C and {@code loss} (null: the task's); no
+   * l2, which rks refuses.
+   */
+  public TrainingRequest withKitchenSinks(double alphaBound, LossKind loss) {
+    return new TrainingRequest(classification, classes, features, Solver.RKS, null, epochs,
+        learningRate, schedule, batchRows, seed, executor, alphaBound, loss);
   }
 
   /** Whether l2 is chosen on the automatic path (no l2 given to a full-batch solver). */

@@ -21,6 +21,10 @@
  * org.lprff.vector.train.SgdTrainer} descends J; {@link org.lprff.vector.train.ClosedFormRidge}
  * returns its exact minimizer for the squared loss, through {@link
  * org.lprff.vector.train.NormalEquations}, sums accumulated once and solved for several lambdas.
+ * {@link org.lprff.vector.train.KitchenSinks} ({@code Solver.RKS}) minimizes the mean loss
+ * without the l2 term but with every weight bounded by C / sqrt(2 m) (Rahimi and Recht's
+ * weighted sums of random kitchen sinks), for the squared, logistic, softmax and {@link
+ * org.lprff.vector.train.HingeLoss hinge} losses.
  *
  * <p><b>Data.</b> A {@link org.lprff.vector.stream.MiniBatchSource} hands out the mini-batches of an
  * epoch ({@link org.lprff.vector.stream.MiniBatch}: {@link org.lprff.vector.stream.FeatureRows},
