@@ -63,6 +63,19 @@ public record TrainingMemory(long featureGenerationBits, long miniBatchBits, lon
     }
   }
 
+  /**
+   * This memory with the model at {@code bits} bits a weight instead of 32, e.g. LM-HALP's 8-bit
+   * model (the paper's "LP-RFF, 8-bit model" rows of Table 1).
+   *
+   * @throws IllegalArgumentException naming the value unless 1 <= bits <= 32
+   */
+  public TrainingMemory withModelBits(int bits) {
+    if (bits < 1 || bits > 32) {
+      throw new IllegalArgumentException("model bits is " + bits + ", expected 1 to 32");
+    }
+    return new TrainingMemory(featureGenerationBits, miniBatchBits, modelBits / 32 * bits);
+  }
+
   /** The sum of the three parts. */
   public long totalBits() {
     return Math.addExact(Math.addExact(featureGenerationBits, miniBatchBits), modelBits);
