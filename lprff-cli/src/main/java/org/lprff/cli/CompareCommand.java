@@ -221,7 +221,8 @@ final class CompareCommand implements Callable<Integer> {
       MethodRuns runs = MethodRuns.prepare(kernelFunction, trainRows, heldoutRows, rows,
           training.seed, l2, taskKind, classes, helpers.executor(), line -> progress(err, line));
       MethodRuns.Protocol protocol = new MethodRuns.Protocol(training.solver(), l2,
-          training.epochs, training.lr, training.batch.rows, training.seed);
+          training.epochs, training.lr, training.batch.rows, training.seed,
+          training.modelBits(), training.halpMu());
       for (Method method : methods) {
         Result row = runs.run(method, protocol);
         results.add(row);
@@ -255,6 +256,7 @@ final class CompareCommand implements Callable<Integer> {
           + " positive definite)");
     }
     training.requireEach();
+    training.requireHalpOptionsFit(training.solver());
     if (classification && raw.logLabel) {
       throw new UsageException("--log-label applies to regression, not --task classification");
     }

@@ -2,6 +2,7 @@ package org.lprff.cli.options;
 
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
+import org.lprff.vector.train.HalpTrainer;
 import org.lprff.vector.train.Solver;
 import org.lprff.vector.train.TrainingRequest;
 import org.lprff.vector.train.TrainingRequest.ScheduleKind;
@@ -17,10 +18,19 @@ import org.lprff.vector.train.TrainingRequest.ScheduleKind;
  *     and cg)
  * @param classes the declared number of classes (>= 2), or null to take 1 + the largest training
  *     label
+ * @param modelBits the model bits of {@code --solver halp} (8 or 16)
+ * @param halpMu mu of {@code --solver halp}
  */
 public record TrainingConfig(
     boolean classification, int epochs, Double lr, int batch, List<Double> l2s, String schedule,
-    long seed, Solver solver, Integer classes) {
+    long seed, Solver solver, Integer classes, int modelBits, double halpMu) {
+
+  /** A config with HALP's defaults. */
+  public TrainingConfig(boolean classification, int epochs, Double lr, int batch,
+      List<Double> l2s, String schedule, long seed, Solver solver, Integer classes) {
+    this(classification, epochs, lr, batch, l2s, schedule, seed, solver, classes,
+        HalpTrainer.DEFAULT_MODEL_BITS, HalpTrainer.DEFAULT_MU);
+  }
 
   public TrainingConfig {
     l2s = l2s == null ? null : List.copyOf(l2s);
@@ -29,7 +39,8 @@ public record TrainingConfig(
           "--schedule is '" + schedule + "', expected early-stop, fixed or decaying");
     }
     try { // the library's checks of the solver and l2, before any file is read
-      request(classification, epochs, lr, batch, l2s, schedule, seed, solver, classes, 1);
+      request(classification, epochs, lr, batch, l2s, schedule, seed, solver, classes, 1)
+          .withHalp(modelBits, halpMu, HalpTrainer.DEFAULT_ANCHOR_EPOCHS);
     } catch (IllegalArgumentException e) {
       throw new UsageException("--" + e.getMessage()); // "solver ...", "l2 ...": the options
     }
@@ -38,7 +49,7 @@ public record TrainingConfig(
   /** The library's request for m = {@code features} ({@link Solver#AUTO} resolved), on the common pool. */
   public TrainingRequest request(int features) {
     return request(classification, epochs, lr, batch, l2s, schedule, seed, solver, classes,
-        features);
+        features).withHalp(modelBits, halpMu, HalpTrainer.DEFAULT_ANCHOR_EPOCHS);
   }
 
   private static TrainingRequest request(boolean classification, int epochs, Double lr,

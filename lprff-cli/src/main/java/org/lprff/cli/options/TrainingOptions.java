@@ -73,6 +73,6 @@ public final class TrainingOptions extends SolverOptions {
   public TrainingConfig config(
       boolean classification, List<Double> l2s, String schedule, Integer classes) {
     return new TrainingConfig(classification, epochs, lr, batch.rows, l2s, schedule, seed,
-        solver(), classes);
+        solver(), classes, modelBits(), halpMu());
   }
 }

@@ -22,6 +22,7 @@ import org.lprff.vector.random.RandomParameters;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.train.Evaluation;
+import org.lprff.vector.train.HalpTrainer;
 import org.lprff.vector.train.LinearModel;
 import org.lprff.vector.train.Solver;
 import org.lprff.vector.train.StopReason;
@@ -83,7 +84,16 @@ public final class MethodRuns {
    * the feature map, the Nyström landmarks and the training.
    */
   public record Protocol(
-      Solver solver, double l2, int epochs, Double learningRate, int batchRows, long seed) {}
+      Solver solver, double l2, int epochs, Double learningRate, int batchRows, long seed,
+      int modelBits, double halpMu) {
+
+    /** A protocol with HALP's defaults (8-bit model, mu 1). */
+    public Protocol(Solver solver, double l2, int epochs, Double learningRate, int batchRows,
+        long seed) {
+      this(solver, l2, epochs, learningRate, batchRows, seed, HalpTrainer.DEFAULT_MODEL_BITS,
+          HalpTrainer.DEFAULT_MU);
+    }
+  }
 
   private final KernelFunction kernel;
   private final CompareData.Rows train;
@@ -234,8 +244,9 @@ public final class MethodRuns {
         classification ? classes : null, featureCount, protocol.solver(),
         List.of(protocol.l2()), protocol.epochs(), protocol.learningRate(),
         ScheduleKind.EARLY_STOP, protocol.batchRows(), protocol.seed(),
-        ForkJoinPool.commonPool());
-    boolean sgd = request.solver() == Solver.SGD;
+        ForkJoinPool.commonPool()).withHalp(protocol.modelBits(), protocol.halpMu(),
+        HalpTrainer.DEFAULT_ANCHOR_EPOCHS);
+    boolean sgd = request.solver().miniBatch();
     TrainingReport report = Trainer.run(request,
         new Trainer.Data("train", "", sgd ? trainSource : trainSource.ordered()),
         sgd ? new Trainer.Data("heldout", "", heldoutSource) : null, null, null);

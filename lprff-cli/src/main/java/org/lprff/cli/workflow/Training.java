@@ -38,7 +38,8 @@ public final class Training {
   /** A completed training: the library's report, the heldout metrics and the file facts. */
   public record Outcome(
       FeaturizerSpec spec, Standardization standardization, String taskName, long heldoutRows,
-      TrainingReport report, Evaluation heldout, TrainingMemory memory, boolean validationFile) {
+      TrainingReport report, Evaluation heldout, TrainingMemory memory, boolean validationFile,
+      int modelBits) {
 
     /** The model's metrics on the validation file, or null without one. */
     public Evaluation validation() {
@@ -114,8 +115,11 @@ public final class Training {
         training.put("l2_path", path.toString());
         training.put("l2_selected_on", report.selectedOn());
       }
-      if (solver() == Solver.SGD) {
+      if (solver().miniBatch()) {
         training.put("learning_rate", Double.toString(report.learningRate()));
+      }
+      if (solver() == Solver.HALP) {
+        training.put("model_bits", Integer.toString(modelBits));
       }
       return new ModelFile.Model(spec, standardization, taskName, report.classes(), report.l2(),
           report.model(), training);
@@ -161,7 +165,10 @@ public final class Training {
       }
       o.put("solver", solver.id);
       o.put("l2", report.l2());
-      o.put(solver != Solver.SGD ? "selected_on" : "early_stopping", report.selectedOn());
+      o.put(!solver.miniBatch() ? "selected_on" : "early_stopping", report.selectedOn());
+      if (solver == Solver.HALP) {
+        o.put("model_bits", modelBits);
+      }
       Evaluation validation = validation();
       if (validation != null) {
         o.put("validation_rows", validation.rows());
@@ -186,9 +193,9 @@ public final class Training {
       o.put("halvings", result().halvings());
       o.put("best_epoch", result().bestEpoch());
       o.put("stop_reason", result().stopReason().name().toLowerCase(Locale.ROOT));
-      o.put("lr", solver == Solver.SGD ? report.learningRate() : null);
-      o.put("lr_probed", solver == Solver.SGD ? report.probedRate() : null);
-      o.put("final_lr", solver == Solver.SGD ? result().finalLearningRate() : null);
+      o.put("lr", solver.miniBatch() ? report.learningRate() : null);
+      o.put("lr_probed", solver.miniBatch() ? report.probedRate() : null);
+      o.put("final_lr", solver.miniBatch() ? result().finalLearningRate() : null);
       o.put("seconds", report.seconds());
       o.put("solver_working_bytes", report.workingBytes());
       Map<String, Object> mem = Json.object();
@@ -259,7 +266,7 @@ public final class Training {
       // full-batch solvers choose l2 on a split of the training rows and never read it.
       Trainer.Data validationData = validation != null
           ? new Trainer.Data("validation", validationFile.toString(), validation)
-          : request.solver() == Solver.SGD ? heldoutData : null;
+          : request.solver().miniBatch() ? heldoutData : null;
       Trainer.Data trainData = new Trainer.Data("train", trainFile.toString(), train);
       Trainer.Data refitData =
           refit == null ? null : new Trainer.Data("validation", refitFile.toString(), refit);
@@ -268,7 +275,7 @@ public final class Training {
           heldoutData, progress == null ? null : line -> println(progress, line));
       if (report.diverged()) {
         String message = report.result().message();
-        if (report.solver() != Solver.SGD) {
+        if (!report.solver().miniBatch()) {
           throw new IllegalStateException(
               "training diverged (" + message + "); no model was written");
         }
@@ -282,10 +289,13 @@ public final class Training {
       Standardization standardization =
           meta.containsKey(Standardization.KEY_MEAN) ? Standardization.fromMap(meta) : null;
       TrainingMemory memory = TrainingMemory.forSpec(spec, options.batch(), task.outputs());
+      if (report.solver() == Solver.HALP) {
+        memory = memory.withModelBits(request.modelBits());
+      }
       String taskName = task == Task.REGRESSION ? "regression"
           : report.classes() == 2 ? "binary" : "classification";
       return new Outcome(spec, standardization, taskName, heldout.rows(), report, eval, memory,
-          validation != null);
+          validation != null, request.solver() == Solver.HALP ? request.modelBits() : 32);
     }
   }
 

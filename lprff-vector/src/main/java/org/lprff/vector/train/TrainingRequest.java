@@ -111,7 +111,7 @@ public record TrainingRequest(
       }
       if (solver.miniBatch() && l2s.size() > 1) {
         throw new IllegalArgumentException("l2 has " + l2s.size() + " values " + l2s
-            + ", but " + solver.id + " takes one (a list is for lbfgs, cg or closed-form)");
+            + ", but " + solver.name() + " takes one (a list is for lbfgs, cg or closed-form)");
       }
     }
     if (epochs < 1 || batchRows < 1) {

@@ -234,7 +234,7 @@ class HalpTrainerTest {
         b::build);
     TrainingRequest request = TrainingRequest.regression(M).withSolver(Solver.HALP);
     assertExactMessage("model bits is 32, expected 8 or 16", () -> request.withHalp(32, 1, 1));
-    assertExactMessage("l2 has 2 values [0.1, 0.01], but halp takes one (a list is for lbfgs, cg"
+    assertExactMessage("l2 has 2 values [0.1, 0.01], but HALP takes one (a list is for lbfgs, cg"
         + " or closed-form)", () -> request.withL2(List.of(0.1, 0.01)));
   }
 
