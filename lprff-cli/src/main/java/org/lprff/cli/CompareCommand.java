@@ -222,7 +222,7 @@ final class CompareCommand implements Callable<Integer> {
           training.seed, l2, taskKind, classes, helpers.executor(), line -> progress(err, line));
       MethodRuns.Protocol protocol = new MethodRuns.Protocol(training.solver(), l2,
           training.epochs, training.lr, training.batch.rows, training.seed, training.alphaBound,
-          training.loss());
+          training.loss(), training.modelBits(), training.halpMu());
       for (Method method : methods) {
         Result row = runs.run(method, protocol);
         results.add(row);
@@ -257,6 +257,7 @@ final class CompareCommand implements Callable<Integer> {
     }
     training.requireEach();
     training.requireSolverOptions(classification);
+    training.requireHalpOptionsFit(training.solver());
     if (classification && raw.logLabel.enabled) {
       throw new UsageException("--log-label applies to regression, not --task classification");
     }

@@ -137,6 +137,9 @@ final class DemoCommand implements Callable<Integer> {
     try {
       SpecOptions.projectionName(projection); // refused now, not after the data is read
       solvers = training.solvers().stream().map(s -> s.resolve(false, features)).toList();
+      if (!solvers.contains(Solver.HALP)) {
+        training.requireHalpOptionsFit(solvers.get(0));
+      }
     } catch (UsageException e) {
       throw new ParameterException(command.commandLine(), e.getMessage(), e);
     }
@@ -183,10 +186,11 @@ final class DemoCommand implements Callable<Integer> {
         for (Solver s : solvers) {
           // demo's fixed protocol: SGD at l2 1e-6, the closed form's grid, the iterative
           // solvers' automatic path, each choosing on the validation rows.
-          List<Double> l2 = s == Solver.SGD ? List.of(TrainingRequest.DEFAULT_L2)
+          List<Double> l2 = s.miniBatch() ? List.of(TrainingRequest.DEFAULT_L2)
               : s == Solver.CLOSED_FORM ? L2_GRID : null;
           TrainingConfig options = new TrainingConfig(false, training.epochs, null,
-              BatchOption.DEFAULT, l2, "early-stop", training.seed, s, null);
+              BatchOption.DEFAULT, l2, "early-stop", training.seed, s, null, null, null,
+              training.modelBits(), training.halpMu());
           Training.Outcome outcome = Training.run(train, validation, refit, heldout, options,
               quiet.enabled ? null : err);
           Map<String, Object> o = outcome.json();

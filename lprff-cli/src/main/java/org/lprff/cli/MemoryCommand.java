@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.lprff.cli.options.BatchOption;
 import org.lprff.cli.options.JsonOption;
+import org.lprff.cli.options.ModelBitsOption;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Json;
 import org.lprff.cli.output.Version;
@@ -68,16 +69,19 @@ final class MemoryCommand implements Callable<Integer> {
           + " (default ${DEFAULT-VALUE}).")
   int classes;
 
+  @Mixin ModelBitsOption modelBits;
+
   @Mixin JsonOption json;
 
   @Override
   public Integer call() {
     int m;
     try {
+      modelBits.memory(); // checked before any count
       m = size.budget == null
           ? size.features
           : TrainingMemory.largestFeatures(projection, inputDim, bits, batch.rows, classes,
-              size.budget);
+              size.budget, modelBits.memory());
     } catch (IllegalArgumentException e) {
       throw new ParameterException(command.commandLine(), e.getMessage(), e);
     }
@@ -95,6 +99,7 @@ final class MemoryCommand implements Callable<Integer> {
       o.put("bits", bits);
       o.put("batch", batch.rows);
       o.put("classes", classes);
+      o.put("model_bits_per_weight", modelBits.memory());
       o.put("budget_bits", size.budget);
       o.put("feature_generation_bits", memory.featureGenerationBits());
       o.put("mini_batch_bits", memory.miniBatchBits());
@@ -103,9 +108,10 @@ final class MemoryCommand implements Callable<Integer> {
       out.println(Json.write(o));
     } else {
       out.println(String.format(Locale.ROOT,
-          "%s, d %d, m %d, %d bits, batch %d, %d outputs: feature generation %d + mini-batch %d"
-              + " + model %d = %d bits (%s)%s",
-          projection, inputDim, m, bits, batch.rows, classes, memory.featureGenerationBits(),
+          "%s, d %d, m %d, %d bits, batch %d, %d outputs, %d-bit model: feature generation %d"
+              + " + mini-batch %d + model %d = %d bits (%s)%s",
+          projection, inputDim, m, bits, batch.rows, classes, modelBits.memory(),
+          memory.featureGenerationBits(),
           memory.miniBatchBits(), memory.modelBits(), memory.totalBits(),
           Human.bytes(Math.round(memory.totalBytes())),
           size.budget == null ? "" : "; the largest m within " + size.budget + " bits"));
@@ -116,7 +122,8 @@ final class MemoryCommand implements Callable<Integer> {
 
   private TrainingMemory memory(int m) {
     try {
-      return TrainingMemory.forProjection(projection, inputDim, m, bits, batch.rows, classes);
+      return TrainingMemory.forProjection(projection, inputDim, m, bits, batch.rows, classes)
+          .withModelBits(modelBits.memory());
     } catch (IllegalArgumentException e) {
       throw new ParameterException(command.commandLine(), e.getMessage(), e);
     }

@@ -119,7 +119,8 @@ final class TrainCommand implements Callable<Integer> {
       training.solver = Solver.SGD.id; // the one solver that reads mini-batches
     }
     training.requireInRange(l2 == null ? List.of() : l2);
-    if (training.lr != null && training.solver() != Solver.SGD) {
+    training.requireHalpOptionsFit(training.solver());
+    if (training.lr != null && !training.solver().miniBatch()) {
       // A rate given to a solver without one would be ignored silently: say so instead.
       throw new UsageException("--lr " + training.lr + " is SGD's learning rate, but --solver is "
           + training.solver + " (auto, the default, trains to the optimum without one); add"

@@ -83,7 +83,8 @@ class DemoCommandTest {
   void solverIsValidatedByName() {
     Cli.Result r = Cli.run("demo", "--solver", "newton");
     assertEquals(2, r.exitCode(), r.toString());
-    assertTrue(r.err().contains("--solver is 'newton', expected both, sgd, lbfgs, cg, closed-form or auto"),
+    assertTrue(r.err().contains("--solver is 'newton', expected both, sgd, lbfgs, cg,"
+        + " closed-form, halp or auto"),
         r.err());
   }
 

@@ -30,6 +30,36 @@ class MemoryCommandTest {
     assertTrue(text.contains("= 3840 bits"), text);
   }
 
+  /**
+   * --model-bits 8: Table 1 with LM-HALP's 8-bit model, a quarter of the float model's bits; the
+   * other parts unchanged.
+   */
+  @Test
+  void modelBitsCountTheLowPrecisionModel() {
+    String[] base = {"memory", "--projection", "circulant", "--input-dim", "784", "--features",
+        "4096", "--bits", "4", "--classes", "10", "--json"};
+    String full = TrainCommandTest.lastLine(Cli.ok(base).out());
+    String[] eight = java.util.Arrays.copyOf(base, base.length + 2);
+    eight[base.length] = "--model-bits";
+    eight[base.length + 1] = "8";
+    String low = TrainCommandTest.lastLine(Cli.ok(eight).out());
+    assertEquals(32L * 4096 * 10, (long) TrainCommandTest.jsonNumber(full, "model_bits"), full);
+    assertEquals(8L * 4096 * 10, (long) TrainCommandTest.jsonNumber(low, "model_bits"), low);
+    assertEquals(TrainCommandTest.jsonNumber(full, "total_bits") - 24L * 4096 * 10,
+        TrainCommandTest.jsonNumber(low, "total_bits"), low);
+    TrainingMemory m = TrainingMemory.forProjection("circulant", 784, 4096, 4, 250, 10);
+    assertEquals(m.modelBits() / 4, m.withModelBits(8).modelBits());
+    assertEquals(m.miniBatchBits(), m.withModelBits(8).miniBatchBits());
+    long budget = m.totalBits();
+    int wider = TrainingMemory.largestFeatures("circulant", 784, 4, 250, 10, budget, 8);
+    assertTrue(wider > 4096 && TrainingMemory.forProjection("circulant", 784, wider, 4, 250, 10)
+        .withModelBits(8).totalBits() <= budget, "m = " + wider);
+    eight[base.length + 1] = "4";
+    Cli.Result r = Cli.run(eight);
+    assertEquals(2, r.exitCode(), r.toString());
+    assertTrue(r.err().contains("--model-bits is 4, expected 8, 16 or 32"), r.err());
+  }
+
   @Test
   void badArgumentsAreUsageErrors() {
     Cli.Result r = Cli.run("memory", "--input-dim", "784");

@@ -160,7 +160,46 @@ class TrainCommandTest {
     Cli.Result bad = Cli.run("train", "--train", f[0].toString(), "--heldout", f[1].toString(),
         "--task", "regression", "--solver", "newton");
     assertEquals(2, bad.exitCode(), bad.toString());
-    assertTrue(bad.err().contains("--solver is 'newton', expected sgd, lbfgs, cg, closed-form, rks or auto"),
+    assertTrue(bad.err().contains("--solver is 'newton', expected sgd, lbfgs, cg, closed-form, rks, halp or auto"),
+        bad.err());
+  }
+
+  /**
+   * --solver halp: LM-HALP trains an 8-bit model (the default) whose heldout MSE is within 10% of
+   * SGD's on the same 4-bit features (both early-stopping on the heldout file, the paper's
+   * protocol); the JSON reports the model bits and Table 1's memory with the model at 8 bits;
+   * 16 bits is taken; bad bits and a halp option given to another solver are usage errors.
+   */
+  @Test
+  void halpTrainsALowPrecisionModel() throws IOException {
+    Path[] f = features("halp", false, 4);
+    String sgd = lastLine(Cli.ok("train", "--train", f[0].toString(), "--heldout",
+        f[1].toString(), "--task", "regression", "--solver", "sgd", "--json", "--quiet").out());
+    Cli.Result r = Cli.ok("train", "--train", f[0].toString(), "--heldout", f[1].toString(),
+        "--task", "regression", "--solver", "halp", "--json");
+    String json = lastLine(r.out());
+    assertTrue(json.contains("\"solver\":\"halp\"") && json.contains("\"model_bits\":8")
+        && json.contains("\"early_stopping\":\"heldout\""), json);
+    assertEquals(8L * 512, (long) jsonNumber(json.substring(json.indexOf("training_memory")),
+        "model_bits"), json);
+    assertTrue(r.err().contains("halp: 8-bit model, mu 1.00000"), r.err());
+    double halp = jsonNumber(json, "heldout_mse");
+    assertTrue(halp < 1.1 * jsonNumber(sgd, "heldout_mse"), json + "\n" + sgd);
+    assertTrue(jsonNumber(json, "lr") > 0, json);
+
+    String sixteen = lastLine(Cli.ok("train", "--train", f[0].toString(), "--heldout",
+        f[1].toString(), "--task", "regression", "--solver", "halp", "--model-bits", "16",
+        "--json", "--quiet").out());
+    assertTrue(sixteen.contains("\"model_bits\":16"), sixteen);
+
+    Cli.Result bad = Cli.run("train", "--train", f[0].toString(), "--heldout", f[1].toString(),
+        "--task", "regression", "--solver", "halp", "--model-bits", "12");
+    assertEquals(2, bad.exitCode(), bad.toString());
+    assertTrue(bad.err().contains("--model-bits is 12, expected 8 or 16"), bad.err());
+    bad = Cli.run("train", "--train", f[0].toString(), "--heldout", f[1].toString(),
+        "--task", "regression", "--solver", "sgd", "--model-bits", "16");
+    assertEquals(2, bad.exitCode(), bad.toString());
+    assertTrue(bad.err().contains("--model-bits 16 is --solver halp's, but --solver is sgd"),
         bad.err());
   }
 

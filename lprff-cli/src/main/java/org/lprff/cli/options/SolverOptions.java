@@ -1,7 +1,9 @@
 package org.lprff.cli.options;
 
+import org.lprff.vector.train.HalpTrainer;
 import org.lprff.vector.train.Solver;
 import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -32,9 +34,45 @@ public class SolverOptions {
           + " matrix, 8 m^2 bytes; regression, or least-squares classification with one-hot"
           + " targets), rks (train, compare: Rahimi and Recht's weighted sum of random kitchen"
           + " sinks, the mean loss with every weight bounded by --alpha-bound, no l2, by"
-          + " accelerated projected gradients; --loss hinge for a hinge-loss classifier);"
-          + " demo also takes both (default ${DEFAULT-VALUE}).")
+          + " accelerated projected gradients; --loss hinge for a hinge-loss classifier), or halp"
+          + " (LM-HALP: SVRG with bit centering, the model offset and gradient differences at"
+          + " --model-bits bits, the full gradient at twice that, re-centered every epoch; SGD's"
+          + " learning rate, probe and early stopping); demo also takes both"
+          + " (default ${DEFAULT-VALUE}).")
   public String solver;
+
+  @Mixin public ModelBitsOption modelBits = new ModelBitsOption();
+
+  // No defaultValue: a value given to another solver is refused rather than ignored.
+  @Option(
+      names = "--halp-mu",
+      paramLabel = "X",
+      description = "The initial mu of --solver halp: the model offset's grid spans ||full"
+          + " gradient|| / mu around the anchor, mu adapting per output at each re-centering"
+          + " (default 1).")
+  public Double halpMu;
+
+  /** --model-bits, checked (8 or 16), or the default. */
+  public int modelBits() {
+    return modelBits.halp();
+  }
+
+  /** --halp-mu, checked (finite, > 0), or the default. */
+  public double halpMu() {
+    if (halpMu != null && (!(halpMu > 0) || halpMu.isInfinite())) {
+      throw new UsageException("--halp-mu is " + halpMu + ", expected finite and > 0");
+    }
+    return halpMu == null ? HalpTrainer.DEFAULT_MU : halpMu;
+  }
+
+  /** Refuses --model-bits or --halp-mu given to a solver other than halp. */
+  public void requireHalpOptionsFit(Solver solver) {
+    if ((modelBits.bits != null || halpMu != null) && solver != Solver.HALP) {
+      throw new UsageException((modelBits.bits != null ? "--model-bits " + modelBits.bits
+          : "--halp-mu " + halpMu) + " is --solver halp's, but --solver is " + solver.id
+          + "; add --solver halp, or drop it");
+    }
+  }
 
   @Option(
       names = "--epochs",
@@ -62,7 +100,8 @@ public class SolverOptions {
     Solver named = Solver.named(solver);
     if (named == null) {
       throw new UsageException(
-          "--solver is '" + solver + "', expected sgd, lbfgs, cg, closed-form, rks or auto");
+          "--solver is '" + solver + "', expected sgd, lbfgs, cg, closed-form, rks, halp or"
+              + " auto");
     }
     return named;
   }
@@ -74,7 +113,8 @@ public class SolverOptions {
     }
     Solver named = Solver.named(solver);
     if (named == null) {
-      throw new UsageException("--solver is '" + solver + "', expected both, sgd, lbfgs, cg, closed-form or auto");
+      throw new UsageException("--solver is '" + solver + "', expected both, sgd, lbfgs, cg,"
+          + " closed-form, halp or auto");
     }
     if (named == Solver.RKS) {
       throw new UsageException("--solver rks takes --alpha-bound, which demo does not: use"

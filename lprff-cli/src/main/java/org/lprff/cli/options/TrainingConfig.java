@@ -2,6 +2,7 @@ package org.lprff.cli.options;
 
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
+import org.lprff.vector.train.HalpTrainer;
 import org.lprff.vector.train.LossKind;
 import org.lprff.vector.train.Solver;
 import org.lprff.vector.train.TrainingRequest;
@@ -20,10 +21,13 @@ import org.lprff.vector.train.TrainingRequest.ScheduleKind;
  *     label
  * @param alphaBound rks's bound C ({@code --alpha-bound}), or null
  * @param loss the loss ({@code --loss}), or null for the task's
+ * @param modelBits the model bits of {@code --solver halp} (8 or 16)
+ * @param halpMu mu of {@code --solver halp}
  */
 public record TrainingConfig(
     boolean classification, int epochs, Double lr, int batch, List<Double> l2s, String schedule,
-    long seed, Solver solver, Integer classes, Double alphaBound, LossKind loss) {
+    long seed, Solver solver, Integer classes, Double alphaBound, LossKind loss, int modelBits,
+    double halpMu) {
 
   public TrainingConfig {
     l2s = l2s == null ? null : List.copyOf(l2s);
@@ -33,28 +37,33 @@ public record TrainingConfig(
     }
     try { // the library's checks of the solver and l2, before any file is read
       request(classification, epochs, lr, batch, l2s, schedule, seed, solver, classes, 1,
-          alphaBound, loss);
+          alphaBound, loss, modelBits, halpMu);
     } catch (IllegalArgumentException e) {
       throw new UsageException("--" + e.getMessage()); // "solver ...", "l2 ...": the options
     }
   }
 
-  /** A configuration with the task's loss and no alpha bound (every solver but rks). */
+  /**
+   * A configuration with the task's loss, no alpha bound and LM-HALP's defaults (every solver but
+   * rks).
+   */
   public TrainingConfig(boolean classification, int epochs, Double lr, int batch,
       List<Double> l2s, String schedule, long seed, Solver solver, Integer classes) {
-    this(classification, epochs, lr, batch, l2s, schedule, seed, solver, classes, null, null);
+    this(classification, epochs, lr, batch, l2s, schedule, seed, solver, classes, null, null,
+        HalpTrainer.DEFAULT_MODEL_BITS, HalpTrainer.DEFAULT_MU);
   }
 
   /** The library's request for m = {@code features} ({@link Solver#AUTO} resolved), on the common pool. */
   public TrainingRequest request(int features) {
     return request(classification, epochs, lr, batch, l2s, schedule, seed, solver, classes,
-        features, alphaBound, loss);
+        features, alphaBound, loss, modelBits, halpMu);
   }
 
   private static TrainingRequest request(boolean classification, int epochs, Double lr,
       int batch, List<Double> l2s, String schedule, long seed, Solver solver, Integer classes,
-      int features, Double alphaBound, LossKind loss) {
+      int features, Double alphaBound, LossKind loss, int modelBits, double halpMu) {
     return new TrainingRequest(classification, classes, features, solver, l2s, epochs, lr,
-        ScheduleKind.named(schedule), batch, seed, ForkJoinPool.commonPool(), alphaBound, loss);
+        ScheduleKind.named(schedule), batch, seed, ForkJoinPool.commonPool(), alphaBound, loss,
+        modelBits, halpMu, HalpTrainer.DEFAULT_ANCHOR_EPOCHS);
   }
 }

@@ -95,7 +95,7 @@ public final class TrainingOptions extends SolverOptions {
   public TrainingConfig config(
       boolean classification, List<Double> l2s, String schedule, Integer classes) {
     return new TrainingConfig(classification, epochs, lr, batch.rows, l2s, schedule, seed,
-        solver(), classes, alphaBound, loss());
+        solver(), classes, alphaBound, loss(), modelBits(), halpMu());
   }
 
   /** The loss named by {@code --loss}, or null for the task's. */
@@ -117,7 +117,7 @@ public final class TrainingOptions extends SolverOptions {
    */
   public void requireSolverOptions(boolean classification) {
     new TrainingConfig(classification, epochs, lr, batch.rows, null, "early-stop", seed,
-        solver(), null, alphaBound, loss());
+        solver(), null, alphaBound, loss(), modelBits(), halpMu());
   }
 
   /** The weight bound C / sqrt(2 m) of {@code --alpha-bound} at m features, for messages. */

@@ -22,6 +22,7 @@ import org.lprff.vector.random.RandomParameters;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.train.Evaluation;
+import org.lprff.vector.train.HalpTrainer;
 import org.lprff.vector.train.LinearModel;
 import org.lprff.vector.train.Solver;
 import org.lprff.vector.train.StopReason;
@@ -85,12 +86,13 @@ public final class MethodRuns {
    */
   public record Protocol(
       Solver solver, double l2, int epochs, Double learningRate, int batchRows, long seed,
-      Double alphaBound, LossKind loss) {
+      Double alphaBound, LossKind loss, int modelBits, double halpMu) {
 
-    /** A protocol with the task's loss and no alpha bound (every solver but rks). */
+    /** A protocol with the task's loss, no alpha bound and LM-HALP's defaults. */
     public Protocol(Solver solver, double l2, int epochs, Double learningRate, int batchRows,
         long seed) {
-      this(solver, l2, epochs, learningRate, batchRows, seed, null, null);
+      this(solver, l2, epochs, learningRate, batchRows, seed, null, null,
+          HalpTrainer.DEFAULT_MODEL_BITS, HalpTrainer.DEFAULT_MU);
     }
   }
 
@@ -245,8 +247,9 @@ public final class MethodRuns {
         classification ? classes : null, featureCount, protocol.solver(),
         rks ? null : List.of(protocol.l2()), protocol.epochs(), protocol.learningRate(),
         ScheduleKind.EARLY_STOP, protocol.batchRows(), protocol.seed(),
-        ForkJoinPool.commonPool(), protocol.alphaBound(), protocol.loss());
-    boolean sgd = request.solver() == Solver.SGD;
+        ForkJoinPool.commonPool(), protocol.alphaBound(), protocol.loss(), protocol.modelBits(),
+        protocol.halpMu(), HalpTrainer.DEFAULT_ANCHOR_EPOCHS);
+    boolean sgd = request.solver().miniBatch();
     TrainingReport report = Trainer.run(request,
         new Trainer.Data("train", "", sgd ? trainSource : trainSource.ordered()),
         sgd ? new Trainer.Data("heldout", "", heldoutSource) : null, null, null);

@@ -82,7 +82,7 @@ public final class RedrawTraining {
     String taskName = task == Task.REGRESSION ? "regression"
         : report.classes() == 2 ? "binary" : "classification";
     return new Training.Outcome(spec, p.standardization(), taskName, p.heldout().rows(),
-        report, eval, memory, p.validation() != null, null);
+        report, eval, memory, p.validation() != null, null, 32);
   }
 
   /**

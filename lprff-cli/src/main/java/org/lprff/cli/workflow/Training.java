@@ -40,7 +40,7 @@ public final class Training {
   public record Outcome(
       FeaturizerSpec spec, Standardization standardization, String taskName, long heldoutRows,
       TrainingReport report, Evaluation heldout, TrainingMemory memory, boolean validationFile,
-      Double alphaBound) {
+      Double alphaBound, int modelBits) {
 
     /** The model's metrics on the validation file, or null without one. */
     public Evaluation validation() {
@@ -123,7 +123,7 @@ public final class Training {
         training.put("l2_path", path.toString());
         training.put("l2_selected_on", report.selectedOn());
       }
-      if (solver() == Solver.SGD) {
+      if (solver().miniBatch()) {
         training.put("learning_rate", Double.toString(report.learningRate()));
       }
       if (solver() == Solver.RKS) {
@@ -133,6 +133,9 @@ public final class Training {
       }
       if (hinge()) {
         training.put(ModelTasks.LOSS_KEY, "hinge"); // evaluate and predict read the sign
+      }
+      if (solver() == Solver.HALP) {
+        training.put("model_bits", Integer.toString(modelBits));
       }
       return new ModelFile.Model(spec, standardization, taskName, report.classes(), report.l2(),
           report.model(), training);
@@ -200,8 +203,11 @@ public final class Training {
       o.put("solver", solver.id);
       o.put("l2", report.l2());
       // rks has nothing to choose: its bound is given.
-      o.put(solver != Solver.SGD ? "selected_on" : "early_stopping",
+      o.put(!solver.miniBatch() ? "selected_on" : "early_stopping",
           solver == Solver.RKS ? null : report.selectedOn());
+      if (solver == Solver.HALP) {
+        o.put("model_bits", modelBits);
+      }
       Evaluation validation = validation();
       if (validation != null) {
         o.put("validation_rows", validation.rows());
@@ -226,9 +232,9 @@ public final class Training {
       o.put("halvings", result().halvings());
       o.put("best_epoch", result().bestEpoch());
       o.put("stop_reason", result().stopReason().name().toLowerCase(Locale.ROOT));
-      o.put("lr", solver == Solver.SGD ? report.learningRate() : null);
-      o.put("lr_probed", solver == Solver.SGD ? report.probedRate() : null);
-      o.put("final_lr", solver == Solver.SGD ? result().finalLearningRate() : null);
+      o.put("lr", solver.miniBatch() ? report.learningRate() : null);
+      o.put("lr_probed", solver.miniBatch() ? report.probedRate() : null);
+      o.put("final_lr", solver.miniBatch() ? result().finalLearningRate() : null);
       o.put("seconds", report.seconds());
       o.put("solver_working_bytes", report.workingBytes());
       Map<String, Object> mem = Json.object();
@@ -299,7 +305,7 @@ public final class Training {
       // full-batch solvers choose l2 on a split of the training rows and never read it.
       Trainer.Data validationData = validation != null
           ? new Trainer.Data("validation", validationFile.toString(), validation)
-          : request.solver() == Solver.SGD ? heldoutData : null;
+          : request.solver().miniBatch() ? heldoutData : null;
       Trainer.Data trainData = new Trainer.Data("train", trainFile.toString(), train);
       Trainer.Data refitData =
           refit == null ? null : new Trainer.Data("validation", refitFile.toString(), refit);
@@ -308,7 +314,7 @@ public final class Training {
           heldoutData, progress == null ? null : line -> println(progress, line));
       if (report.diverged()) {
         String message = report.result().message();
-        if (report.solver() != Solver.SGD) {
+        if (!report.solver().miniBatch()) {
           throw new IllegalStateException(
               "training diverged (" + message + "); no model was written");
         }
@@ -322,10 +328,14 @@ public final class Training {
       Standardization standardization =
           meta.containsKey(Standardization.KEY_MEAN) ? Standardization.fromMap(meta) : null;
       TrainingMemory memory = TrainingMemory.forSpec(spec, options.batch(), task.outputs());
+      if (report.solver() == Solver.HALP) {
+        memory = memory.withModelBits(request.modelBits());
+      }
       String taskName = task == Task.REGRESSION ? "regression"
           : report.classes() == 2 ? "binary" : "classification";
       return new Outcome(spec, standardization, taskName, heldout.rows(), report, eval, memory,
-          validation != null, request.alphaBound());
+          validation != null, request.alphaBound(),
+          request.solver() == Solver.HALP ? request.modelBits() : 32);
     }
   }
 

@@ -63,6 +63,19 @@ public record TrainingMemory(long featureGenerationBits, long miniBatchBits, lon
     }
   }
 
+  /**
+   * This memory with the model at {@code bits} bits a weight instead of 32, e.g. LM-HALP's 8-bit
+   * model (the paper's "LP-RFF, 8-bit model" rows of Table 1).
+   *
+   * @throws IllegalArgumentException naming the value unless 1 <= bits <= 32
+   */
+  public TrainingMemory withModelBits(int bits) {
+    if (bits < 1 || bits > 32) {
+      throw new IllegalArgumentException("model bits is " + bits + ", expected 1 to 32");
+    }
+    return new TrainingMemory(featureGenerationBits, miniBatchBits, modelBits / 32 * bits);
+  }
+
   /** The sum of the three parts. */
   public long totalBits() {
     return Math.addExact(Math.addExact(featureGenerationBits, miniBatchBits), modelBits);
@@ -131,16 +144,23 @@ public record TrainingMemory(long featureGenerationBits, long miniBatchBits, lon
    */
   public static int largestFeatures(
       String projection, int d, int bits, int batch, int classes, long budgetBits) {
+    return largestFeatures(projection, d, bits, batch, classes, budgetBits, 32);
+  }
+
+  /** {@link #largestFeatures} with the model at {@code modelBits} a weight ({@link #withModelBits}). */
+  public static int largestFeatures(String projection, int d, int bits, int batch, int classes,
+      long budgetBits, int modelBits) {
     if (budgetBits < 0) {
       throw new IllegalArgumentException("budgetBits is " + budgetBits + ", expected >= 0");
     }
-    forProjection(projection, d, 1, bits, batch, classes); // validates the other arguments
+    forProjection(projection, d, 1, bits, batch, classes).withModelBits(modelBits); // validates
     // The mini-batch alone takes bits * batch per feature, which bounds m from above.
     long hi = Math.min(Integer.MAX_VALUE, budgetBits / ((long) bits * batch));
     long lo = 0; // invariant: lo fits (0 trivially), hi + 1 does not
     while (lo < hi) {
       long mid = lo + (hi - lo + 1) / 2;
-      if (forProjection(projection, d, (int) mid, bits, batch, classes).totalBits() <= budgetBits) {
+      if (forProjection(projection, d, (int) mid, bits, batch, classes).withModelBits(modelBits)
+          .totalBits() <= budgetBits) {
         lo = mid;
       } else {
         hi = mid - 1;

@@ -2,7 +2,8 @@ package org.lprff.vector.train;
 
 /**
  * The solvers of a {@link TrainingRequest}: mini-batch SGD (the LP-RFF paper's protocol),
- * full-batch L-BFGS, ridge by preconditioned conjugate gradients, the exact ridge minimizer, or
+ * full-batch L-BFGS, ridge by preconditioned conjugate gradients, the exact ridge minimizer,
+ * LM-HALP (low-precision SVRG with bit centering, {@link HalpTrainer}), or
  * {@link #AUTO}: the solver that reaches the optimum of the task fastest, L-BFGS for
  * classification, and for regression the closed form up to {@value #CLOSED_FORM_MAX_FEATURES}
  * features, conjugate gradients above. {@link #RKS} is not a way to the same optimum but another
@@ -11,7 +12,7 @@ package org.lprff.vector.train;
  */
 public enum Solver {
   SGD("sgd"), LBFGS("lbfgs"), CG("cg"), CLOSED_FORM("closed-form"), AUTO("auto"),
-  RKS("rks");
+  RKS("rks"), HALP("halp");
 
   /** The solver's name in files, JSON and on the command line. */
   public final String id;
@@ -47,7 +48,15 @@ public enum Solver {
 
   /** Whether the solver reads mini-batches in a shuffled order (else every row, in file order). */
   public boolean shufflesRows() {
-    return this == SGD;
+    return this == SGD || this == HALP;
+  }
+
+  /**
+   * Whether the solver steps over shuffled mini-batches with a learning rate, one l2 and early
+   * stopping (SGD and LM-HALP).
+   */
+  public boolean miniBatch() {
+    return this == SGD || this == HALP;
   }
 
   /** Whether the solver iterates to the optimum, one pass over the rows per step. */

@@ -226,8 +226,25 @@ public final class Trainer {
       // The iterate, the point before it, the extrapolated point, the step, and the gradients
       // of three of them, in double; a float copy of the weights; one batch's scores.
       case RKS -> 8 * 7 * dim + 4 * dim + 8L * KitchenSinks.DEFAULT_BATCH_SIZE * outputs;
+      case HALP -> halpWorkingBytes(HalpTrainer.DEFAULT_MODEL_BITS, features, outputs, batchRows);
       default -> 8 * dim + batch;
     };
+  }
+
+  /**
+   * LM-HALP's working memory in bytes at b model bits: the offset (b bits), the anchor and the
+   * full gradient (2 b bits each) of m c entries, one 32-bit scale per column each; the float
+   * scratch the product kernels read and write (the anchor's decoding, W~ + Z, the product Z^T D
+   * and the kept best model: 4 x 32 m c bits) and the full gradient's double accumulator during
+   * re-centering (64 m c); a batch of scores, derivatives and draws at the anchor and at W~ + Z
+   * (6 x 32 s c bits).
+   */
+  public static long halpWorkingBytes(int modelBits, int features, int outputs, int batchRows) {
+    HalpTrainer.checkModelBits(modelBits);
+    long mc = (long) features * outputs;
+    long lowBits = 5L * modelBits * mc + 3 * 32L * outputs;
+    long scratch = (4 * 4 + 8) * mc + 4L * outputs * 3;
+    return (lowBits + 7) / 8 + scratch + 6 * 4L * batchRows * outputs;
   }
 
   /** One epoch's progress line of SGD; {@code stopping} names the rows early stopping reads. */
@@ -281,7 +298,7 @@ public final class Trainer {
       double l2;
       TrainingResult result;
       long rows = train.rows().rows();
-      if (solver == Solver.SGD) {
+      if (solver.miniBatch()) {
         l2 = request.l2Path().get(0);
         MiniBatchSource fit = train.local();
         MiniBatchSource stopping = validation != null ? validation.local() : null;
@@ -295,9 +312,10 @@ public final class Trainer {
         rate = probed ? LearningRateProbe.choose(task, request.features(), fit, l2,
             request.batchRows(), request.seed(), say) : request.learningRate();
         if (probed) {
-          say.accept(String.format(Locale.ROOT, "sgd: initial lr %g (probed)", rate));
+          say.accept(String.format(Locale.ROOT, "%s: initial lr %g (probed)", solver.id, rate));
         }
-        result = SgdTrainer.builder(task, request.features())
+        result = solver == Solver.HALP ? halp(fit, stopping, l2, rate)
+            : SgdTrainer.builder(task, request.features())
             .batchSize(request.batchRows())
             .l2(l2)
             .seed(request.seed())
@@ -323,8 +341,28 @@ public final class Trainer {
           : Evaluation.of(result.model(), task, validation.rows(), EVALUATION_BATCH);
       double seconds = (System.nanoTime() - started) / 1e9;
       return new TrainingReport(task, classes, solver, l2, chooser, path, rate, probed, result,
-          validationEval, rows, passes, seconds,
-          workingBytes(solver, request.features(), task.outputs(), request.batchRows()));
+          validationEval, rows, passes, seconds, solver == Solver.HALP
+              ? halpWorkingBytes(request.modelBits(), request.features(), task.outputs(),
+                  request.batchRows())
+              : workingBytes(solver, request.features(), task.outputs(), request.batchRows()));
+    }
+
+    /** LM-HALP with the request's bits, mu and T, SGD's schedule and batches. */
+    private TrainingResult halp(MiniBatchSource fit, MiniBatchSource stopping, double l2,
+        double rate) {
+      say.accept(String.format(Locale.ROOT, "halp: %d-bit model, mu %g, re-centering every %d"
+          + " epoch(s)", request.modelBits(), request.halpMu(), request.anchorEpochs()));
+      return HalpTrainer.builder(task, request.features())
+          .batchSize(request.batchRows())
+          .l2(l2)
+          .seed(request.seed())
+          .modelBits(request.modelBits())
+          .mu(request.halpMu())
+          .anchorEpochs(request.anchorEpochs())
+          .schedule(request.schedule().create(request.epochs(), rate))
+          .listener(r -> say.accept(epochLine(r, task, chooser)))
+          .build()
+          .train(fit, stopping);
     }
 
     /**

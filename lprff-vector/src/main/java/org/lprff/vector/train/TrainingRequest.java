@@ -15,7 +15,7 @@ import java.util.concurrent.ForkJoinPool;
  *     label
  * @param features features per row m
  * @param solver the solver, {@link Solver#AUTO} already resolved for the task and m
- * @param l2s the l2 values to try, or null for the default: {@link #DEFAULT_L2} for SGD, the
+ * @param l2s the l2 values to try, or null for the default: {@link #DEFAULT_L2} for SGD and HALP, the
  *     automatic path {@link #AUTOMATIC_L2} for the full-batch solvers
  * @param epochs SGD epochs at most
  * @param learningRate SGD's initial rate, or null to find one with {@link LearningRateProbe}
@@ -28,11 +28,15 @@ import java.util.concurrent.ForkJoinPool;
  *     sqrt(2 m), {@link KitchenSinks#weightBound}); required by rks, refused by the others
  * @param loss the loss, or null for the task's (squared, logistic, softmax); {@link
  *     LossKind#HINGE} with rks only
+ * @param modelBits LM-HALP's model bits b, 8 or 16 ({@link HalpTrainer#modelBits})
+ * @param halpMu LM-HALP's mu of the offset's scale ({@link HalpTrainer#mu})
+ * @param anchorEpochs LM-HALP's epochs between re-centerings T
  */
 public record TrainingRequest(
     boolean classification, Integer classes, int features, Solver solver, List<Double> l2s,
     int epochs, Double learningRate, ScheduleKind schedule, int batchRows, long seed,
-    Executor executor, Double alphaBound, LossKind loss) {
+    Executor executor, Double alphaBound, LossKind loss, int modelBits, double halpMu,
+    int anchorEpochs) {
 
   /** The l2 of SGD when none is given. */
   public static final double DEFAULT_L2 = 1e-6;
@@ -102,9 +106,9 @@ public record TrainingRequest(
           throw new IllegalArgumentException("l2 is " + l2 + ", expected finite and >= 0");
         }
       }
-      if (solver == Solver.SGD && l2s.size() > 1) {
+      if (solver.miniBatch() && l2s.size() > 1) {
         throw new IllegalArgumentException("l2 has " + l2s.size() + " values " + l2s
-            + ", but SGD takes one (a list is for lbfgs, cg or closed-form)");
+            + ", but " + solver.name() + " takes one (a list is for lbfgs, cg or closed-form)");
       }
     }
     if (epochs < 1 || batchRows < 1) {
@@ -119,15 +123,19 @@ public record TrainingRequest(
       throw new IllegalArgumentException("executor is null");
     }
     KitchenSinks.checkRequest(classification, solver, l2s, alphaBound, loss);
+    HalpTrainer.checkModelBits(modelBits);
+    HalpTrainer.checkMu(halpMu);
+    HalpTrainer.checkAnchorEpochs(anchorEpochs);
   }
 
-  /** A request with the task's loss and no alpha bound (every solver but rks). */
+  /** A request with the task's loss, no alpha bound and LM-HALP's defaults (every solver but rks). */
   public TrainingRequest(
       boolean classification, Integer classes, int features, Solver solver, List<Double> l2s,
       int epochs, Double learningRate, ScheduleKind schedule, int batchRows, long seed,
       Executor executor) {
     this(classification, classes, features, solver, l2s, epochs, learningRate, schedule,
-        batchRows, seed, executor, null, null);
+        batchRows, seed, executor, null, null, HalpTrainer.DEFAULT_MODEL_BITS,
+        HalpTrainer.DEFAULT_MU, HalpTrainer.DEFAULT_ANCHOR_EPOCHS);
   }
 
   /**
@@ -147,35 +155,41 @@ public record TrainingRequest(
 
   public TrainingRequest withSolver(Solver solver) {
     return new TrainingRequest(classification, classes, features, solver, l2s, epochs,
-        learningRate, schedule, batchRows, seed, executor, alphaBound, loss);
+        learningRate, schedule, batchRows, seed, executor, alphaBound, loss, modelBits, halpMu,
+        anchorEpochs);
   }
 
   /** With the l2 values to try; null for the default. */
   public TrainingRequest withL2(List<Double> l2s) {
     return new TrainingRequest(classification, classes, features, solver, l2s, epochs,
-        learningRate, schedule, batchRows, seed, executor, alphaBound, loss);
+        learningRate, schedule, batchRows, seed, executor, alphaBound, loss, modelBits, halpMu,
+        anchorEpochs);
   }
 
   public TrainingRequest withClasses(Integer classes) {
     return new TrainingRequest(classification, classes, features, solver, l2s, epochs,
-        learningRate, schedule, batchRows, seed, executor, alphaBound, loss);
+        learningRate, schedule, batchRows, seed, executor, alphaBound, loss, modelBits, halpMu,
+        anchorEpochs);
   }
 
   /** With SGD's settings; a null rate is found by the probe. */
   public TrainingRequest withSgd(int epochs, Double learningRate, ScheduleKind schedule,
       int batchRows) {
     return new TrainingRequest(classification, classes, features, solver, l2s, epochs,
-        learningRate, schedule, batchRows, seed, executor, alphaBound, loss);
+        learningRate, schedule, batchRows, seed, executor, alphaBound, loss, modelBits, halpMu,
+        anchorEpochs);
   }
 
   public TrainingRequest withSeed(long seed) {
     return new TrainingRequest(classification, classes, features, solver, l2s, epochs,
-        learningRate, schedule, batchRows, seed, executor, alphaBound, loss);
+        learningRate, schedule, batchRows, seed, executor, alphaBound, loss, modelBits, halpMu,
+        anchorEpochs);
   }
 
   public TrainingRequest withExecutor(Executor executor) {
     return new TrainingRequest(classification, classes, features, solver, l2s, epochs,
-        learningRate, schedule, batchRows, seed, executor, alphaBound, loss);
+        learningRate, schedule, batchRows, seed, executor, alphaBound, loss, modelBits, halpMu,
+        anchorEpochs);
   }
 
   /**
@@ -184,16 +198,24 @@ public record TrainingRequest(
    */
   public TrainingRequest withKitchenSinks(double alphaBound, LossKind loss) {
     return new TrainingRequest(classification, classes, features, Solver.RKS, null, epochs,
-        learningRate, schedule, batchRows, seed, executor, alphaBound, loss);
+        learningRate, schedule, batchRows, seed, executor, alphaBound, loss, modelBits, halpMu,
+        anchorEpochs);
+  }
+
+  /** With LM-HALP's model bits b (8 or 16), mu and epochs between re-centerings T. */
+  public TrainingRequest withHalp(int modelBits, double mu, int anchorEpochs) {
+    return new TrainingRequest(classification, classes, features, solver, l2s, epochs,
+        learningRate, schedule, batchRows, seed, executor, alphaBound, loss, modelBits, mu,
+        anchorEpochs);
   }
 
   /** Whether l2 is chosen on the automatic path (no l2 given to a full-batch solver). */
   public boolean automaticL2() {
-    return l2s == null && solver != Solver.SGD;
+    return l2s == null && !solver.miniBatch();
   }
 
   /** The l2 values to try: the ones given, or the solver's default. */
   public List<Double> l2Path() {
-    return l2s != null ? l2s : solver != Solver.SGD ? AUTOMATIC_L2 : List.of(DEFAULT_L2);
+    return l2s != null ? l2s : !solver.miniBatch() ? AUTOMATIC_L2 : List.of(DEFAULT_L2);
   }
 }

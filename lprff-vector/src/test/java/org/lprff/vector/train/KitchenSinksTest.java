@@ -158,11 +158,12 @@ class KitchenSinksTest {
         "loss is squared, but the task is classification");
     TrainingRequest lbfgs = TrainingRequest.classification(M).withSolver(Solver.LBFGS);
     refused(() -> new TrainingRequest(true, null, M, Solver.LBFGS, null, 1, null,
-        TrainingRequest.ScheduleKind.EARLY_STOP, 10, 1, ForkJoinPool.commonPool(), 2.0, null),
+        TrainingRequest.ScheduleKind.EARLY_STOP, 10, 1, ForkJoinPool.commonPool(), 2.0, null,
+        8, 1, 1),
         "alpha-bound is 2.0, but solver lbfgs does not bound the weights");
     refused(() -> new TrainingRequest(true, null, M, Solver.LBFGS, null, 1, null,
         TrainingRequest.ScheduleKind.EARLY_STOP, 10, 1, ForkJoinPool.commonPool(), null,
-        LossKind.HINGE), "loss is hinge, which solver lbfgs cannot minimize");
+        LossKind.HINGE, 8, 1, 1), "loss is hinge, which solver lbfgs cannot minimize");
     assertEquals(Solver.LBFGS, lbfgs.solver());
     refused(() -> KitchenSinks.builder(Task.REGRESSION, M).build(), "rks needs an alpha bound");
   }
