@@ -525,10 +525,13 @@ def predict(model, features):
 
 
 def predict_classes(model, features):
-    """Classes of feature rows, as ``lprff predict`` gives them: binary score > 0, else argmax."""
+    """Classes of feature rows, as ``lprff predict`` gives them: binary score > 0 (a hinge model's,
+    ``lprff train --loss hinge``: score >= 0), else argmax."""
     if model.task == "regression":
         raise ValueError("the model is a regression model: use predict for its scores")
     scores = predict(model, features)
     if model.task == "binary":
+        if model.metadata.get("lprff.train.loss") == "hinge":
+            return (scores[:, 0] >= 0).astype(np.int32)
         return (scores[:, 0] > 0).astype(np.int32)
     return np.argmax(scores, axis=1).astype(np.int32)

@@ -249,6 +249,7 @@ public final class MethodRuns {
         ScheduleKind.EARLY_STOP, protocol.batchRows(), protocol.seed(),
         ForkJoinPool.commonPool(), protocol.alphaBound(), protocol.loss(), protocol.modelBits(),
         protocol.halpMu(), HalpTrainer.DEFAULT_ANCHOR_EPOCHS);
+    memory = memory.withModelBits(request.trainingModelBits()); // halp's model in b bits
     boolean sgd = request.solver().miniBatch();
     TrainingReport report = Trainer.run(request,
         new Trainer.Data("train", "", sgd ? trainSource : trainSource.ordered()),

@@ -327,15 +327,12 @@ public final class Training {
       Map<String, String> meta = train.schema().metadata();
       Standardization standardization =
           meta.containsKey(Standardization.KEY_MEAN) ? Standardization.fromMap(meta) : null;
-      TrainingMemory memory = TrainingMemory.forSpec(spec, options.batch(), task.outputs());
-      if (report.solver() == Solver.HALP) {
-        memory = memory.withModelBits(request.modelBits());
-      }
+      TrainingMemory memory = TrainingMemory.forSpec(spec, options.batch(), task.outputs())
+          .withModelBits(request.trainingModelBits());
       String taskName = task == Task.REGRESSION ? "regression"
           : report.classes() == 2 ? "binary" : "classification";
       return new Outcome(spec, standardization, taskName, heldout.rows(), report, eval, memory,
-          validation != null, request.alphaBound(),
-          request.solver() == Solver.HALP ? request.modelBits() : 32);
+          validation != null, request.alphaBound(), request.trainingModelBits());
     }
   }
 

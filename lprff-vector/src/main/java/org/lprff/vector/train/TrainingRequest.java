@@ -209,6 +209,14 @@ public record TrainingRequest(
         anchorEpochs);
   }
 
+  /**
+   * The bits of a model weight while training, as Table 1's memory counts it: LM-HALP's model
+   * bits, 32 (float) for every other solver.
+   */
+  public int trainingModelBits() {
+    return solver == Solver.HALP ? modelBits : 32;
+  }
+
   /** Whether l2 is chosen on the automatic path (no l2 given to a full-batch solver). */
   public boolean automaticL2() {
     return l2s == null && !solver.miniBatch();
