@@ -510,62 +510,20 @@ public final class HalpTrainer {
   }
 
   /** Settings of a trainer; every setter validates its value. */
-  public static final class Builder {
-    private final Task task;
-    private final int features;
-    private int batchSize = SgdTrainer.DEFAULT_BATCH_SIZE;
-    private double l2;
-    private long seed;
-    private Schedule schedule;
+  public static final class Builder extends MiniBatchSettings<Builder> {
     private int modelBits = DEFAULT_MODEL_BITS;
     private int anchorBits;
     private double mu = DEFAULT_MU;
     private boolean adaptive = true;
     private int anchorEpochs = DEFAULT_ANCHOR_EPOCHS;
-    private TrainingListener listener = TrainingListener.NONE;
-    private LongSupplier clock = System::nanoTime;
     private Observer observer;
 
     private Builder(Task task, int features) {
-      if (task == null) {
-        throw new IllegalArgumentException("task is null");
-      }
-      LinearModel.checkShape(features, task.outputs());
-      this.task = task;
-      this.features = features;
+      super(task, features);
     }
 
-    /** Rows per mini-batch, >= 1 (default 250). */
-    public Builder batchSize(int batchSize) {
-      if (batchSize < 1) {
-        throw new IllegalArgumentException("batchSize is " + batchSize + ", expected >= 1");
-      }
-      this.batchSize = batchSize;
-      return this;
-    }
-
-    /** The L2 strength lambda, finite and >= 0 (default 0). */
-    public Builder l2(double lambda) {
-      if (!(lambda >= 0) || Double.isInfinite(lambda)) {
-        throw new IllegalArgumentException(
-            "l2 (lambda) is " + lambda + ", expected a finite value >= 0");
-      }
-      this.l2 = lambda;
-      return this;
-    }
-
-    /** The seed of the shuffling and of the rounding draws (default 0). */
-    public Builder seed(long seed) {
-      this.seed = seed;
-      return this;
-    }
-
-    /** The learning-rate schedule (required). */
-    public Builder schedule(Schedule schedule) {
-      if (schedule == null) {
-        throw new IllegalArgumentException("schedule is null");
-      }
-      this.schedule = schedule;
+    @Override
+    Builder self() {
       return this;
     }
 
@@ -588,7 +546,7 @@ public final class HalpTrainer {
       return this;
     }
 
-    /** mu of the offset's scale ||G~|| / (mu (2^(b-1) - 1)), finite and > 0 (default 10). */
+    /** mu of the offset's scale ||G~|| / (mu (2^(b-1) - 1)), finite and > 0 (default 1). */
     public Builder mu(double mu) {
       checkMu(mu);
       this.mu = mu;
@@ -612,32 +570,13 @@ public final class HalpTrainer {
       return this;
     }
 
-    public Builder listener(TrainingListener listener) {
-      if (listener == null) {
-        throw new IllegalArgumentException("listener is null");
-      }
-      this.listener = listener;
-      return this;
-    }
-
-    public Builder clock(LongSupplier nanos) {
-      if (nanos == null) {
-        throw new IllegalArgumentException("clock is null");
-      }
-      this.clock = nanos;
-      return this;
-    }
-
     Builder observer(Observer observer) {
       this.observer = observer;
       return this;
     }
 
     public HalpTrainer build() {
-      if (schedule == null) {
-        throw new IllegalArgumentException(
-            "no schedule: call schedule(Schedule.fixed(...)), decaying(...) or earlyStopping(...)");
-      }
+      requireSchedule();
       return new HalpTrainer(this);
     }
   }

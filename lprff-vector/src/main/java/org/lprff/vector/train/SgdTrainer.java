@@ -349,81 +349,18 @@ public final class SgdTrainer {
   }
 
   /** Settings of a trainer; every setter validates its value. */
-  public static final class Builder {
-    private final Task task;
-    private final int features;
-    private int batchSize = DEFAULT_BATCH_SIZE;
-    private double l2;
-    private long seed;
-    private Schedule schedule;
-    private TrainingListener listener = TrainingListener.NONE;
-    private LongSupplier clock = System::nanoTime;
-
+  public static final class Builder extends MiniBatchSettings<Builder> {
     private Builder(Task task, int features) {
-      if (task == null) {
-        throw new IllegalArgumentException("task is null");
-      }
-      LinearModel.checkShape(features, task.outputs());
-      this.task = task;
-      this.features = features;
+      super(task, features);
     }
 
-    /** Rows per mini-batch, >= 1 (default 250). */
-    public Builder batchSize(int batchSize) {
-      if (batchSize < 1) {
-        throw new IllegalArgumentException("batchSize is " + batchSize + ", expected >= 1");
-      }
-      this.batchSize = batchSize;
-      return this;
-    }
-
-    /** The L2 strength lambda of {@code (lambda/2) ||W||^2}, finite and >= 0 (default 0). */
-    public Builder l2(double lambda) {
-      if (!(lambda >= 0) || Double.isInfinite(lambda)) {
-        throw new IllegalArgumentException(
-            "l2 (lambda) is " + lambda + ", expected a finite value >= 0");
-      }
-      this.l2 = lambda;
-      return this;
-    }
-
-    /** The shuffling seed handed to the sources (default 0). */
-    public Builder seed(long seed) {
-      this.seed = seed;
-      return this;
-    }
-
-    /** The learning-rate schedule (required). */
-    public Builder schedule(Schedule schedule) {
-      if (schedule == null) {
-        throw new IllegalArgumentException("schedule is null");
-      }
-      this.schedule = schedule;
-      return this;
-    }
-
-    public Builder listener(TrainingListener listener) {
-      if (listener == null) {
-        throw new IllegalArgumentException("listener is null");
-      }
-      this.listener = listener;
-      return this;
-    }
-
-    /** The clock of {@link EpochRecord#seconds()}, in nanoseconds (default System::nanoTime). */
-    public Builder clock(LongSupplier nanos) {
-      if (nanos == null) {
-        throw new IllegalArgumentException("clock is null");
-      }
-      this.clock = nanos;
+    @Override
+    Builder self() {
       return this;
     }
 
     public SgdTrainer build() {
-      if (schedule == null) {
-        throw new IllegalArgumentException(
-            "no schedule: call schedule(Schedule.fixed(...)), decaying(...) or earlyStopping(...)");
-      }
+      requireSchedule();
       return new SgdTrainer(this);
     }
   }
