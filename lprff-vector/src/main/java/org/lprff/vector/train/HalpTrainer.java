@@ -1,8 +1,6 @@
 package org.lprff.vector.train;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.LongSupplier;
 import org.lprff.vector.random.CounterRng;
 import org.lprff.vector.stream.FeatureRows;
@@ -150,9 +148,8 @@ public final class HalpTrainer {
   }
 
   /** The state of one {@link #train} call. */
-  private final class Run {
+  private final class Run extends ScheduledEpochs {
     final MiniBatchSource train;
-    final MiniBatchSource heldout;
     final int m = features;
     final int c = outputs;
     final long drawSeed = seed ^ STREAM;
@@ -163,13 +160,11 @@ public final class HalpTrainer {
     final float[] anchorBias = new float[outputs];
     /** The offset Z (b bits) and W~ + Z in float, rewritten where Z is. */
     final LowPrecisionVector offset = new LowPrecisionVector(modelBits, outputs, features);
-    final WorkingModel model = WorkingModel.zeros(features, outputs);
     /** The full gradient G~ at 2b bits, its bias part in double. */
     final LowPrecisionVector full = new LowPrecisionVector(2 * modelBits, outputs, features);
     final double[] fullBias = new double[outputs];
 
     final float[] scoresAnchor = new float[batchSize * outputs];
-    final float[] scores = new float[batchSize * outputs];
     final float[] dAnchor = new float[batchSize * outputs];
     final float[] difference = new float[batchSize * outputs];
     final float[] gT = new float[features * outputs];
@@ -180,112 +175,47 @@ public final class HalpTrainer {
     final double[] columnMu = new double[outputs];
     final boolean[] saturated = new boolean[outputs];
 
-    final WorkingModel kept = model.copy();
-    final List<EpochRecord> history = new ArrayList<>();
-    double rate = schedule.learningRate();
-    int halvings;
-    int keptEpoch = -1;
-    double keptLoss = Double.NaN;
-    double bestSeen = Double.NaN;
-    long steps;
     long recenterings;
     boolean recenterNext = true;
-    double epochLoss;
-    long epochRows;
-    int epochSteps;
-    int lastStep;
 
     Run(MiniBatchSource train, MiniBatchSource heldout) {
+      super(HalpTrainer.this.schedule, HalpTrainer.this.loss, HalpTrainer.this.features,
+          HalpTrainer.this.batchSize, heldout, HalpTrainer.this.listener, HalpTrainer.this.clock,
+          LinearModel.zeros(HalpTrainer.this.features, outputs),
+          new float[HalpTrainer.this.batchSize * outputs]);
       this.train = train;
-      this.heldout = heldout;
       Arrays.fill(columnMu, mu);
     }
 
-    TrainingResult execute() {
-      if (schedule instanceof Schedule.EarlyStopping) {
-        keptLoss = evaluate().meanLoss();
+    @Override
+    String beforeEpoch(int epoch) {
+      if (recenterNext || epoch % anchorEpochs == 0) {
+        recenterNext = false;
+        return recenter();
       }
-      for (int epoch = 0; epoch < schedule.maxEpochs(); epoch++) {
-        if (schedule instanceof Schedule.Decaying decaying) {
-          rate = decaying.rate(epoch);
-        }
-        long start = clock.getAsLong();
-        String problem = null;
-        if (recenterNext || epoch % anchorEpochs == 0) {
-          problem = recenter();
-          recenterNext = false;
-        }
-        if (problem == null) {
-          problem = runEpoch(epoch);
-        }
-        if (problem != null) {
-          return diverged(epoch, problem);
-        }
-        if (observer != null) {
-          observer.afterEpoch(epoch, anchor, offset, full, model.weightsT());
-        }
-        double trainLoss = epochLoss / epochRows;
-        double heldoutLoss = Double.NaN;
-        double heldoutMetric = Double.NaN;
-        if (heldout != null) {
-          Evaluation e = evaluate();
-          heldoutLoss = e.meanLoss();
-          heldoutMetric = e.metric();
-          if (!Double.isFinite(heldoutLoss)) {
-            lastStep = epochSteps - 1;
-            return diverged(epoch, "the heldout loss is " + heldoutLoss);
-          }
-        }
-        double usedRate = rate;
-        boolean improved;
-        boolean halved = false;
-        if (schedule instanceof Schedule.EarlyStopping es) {
-          improved = heldoutLoss <= keptLoss;
-          if (improved) {
-            kept.copyFrom(model);
-          } else {
-            model.copyFrom(kept); // back to the best weights, and the anchor onto them
-            recenterNext = true;
-          }
-          if (heldoutLoss > es.threshold() * keptLoss) {
-            rate /= 2;
-            halvings++;
-            halved = true;
-            recenterNext = true; // a finer grid for the shorter steps
-          }
-          if (improved) {
-            keptLoss = heldoutLoss;
-            keptEpoch = epoch;
-          }
-        } else {
-          improved = heldout != null && (keptEpoch < 0 || heldoutLoss <= bestSeen);
-          if (heldout != null) {
-            bestSeen = keptEpoch < 0 ? heldoutLoss : Math.min(bestSeen, heldoutLoss);
-          }
-          kept.copyFrom(model);
-          keptEpoch = epoch;
-          keptLoss = heldoutLoss;
-        }
-        double seconds = (clock.getAsLong() - start) / 1e9;
-        EpochRecord record = new EpochRecord(
-            epoch, trainLoss, heldoutLoss, heldoutMetric, usedRate, seconds, improved, halved);
-        history.add(record);
-        listener.onEpoch(record);
-        if (schedule instanceof Schedule.EarlyStopping es && halvings >= es.maxHalvings()) {
-          return result(StopReason.CONVERGED, epoch + 1,
-              "converged: " + halvings + " learning-rate halvings after " + (epoch + 1)
-                  + " epochs; best heldout loss " + keptLoss + " in epoch " + keptEpoch
-                  + " (0-based); " + recenterings + " re-centerings");
-        }
-      }
-      return result(StopReason.EPOCH_CAP, schedule.maxEpochs(),
-          "ran the schedule's " + schedule.maxEpochs() + " epochs; " + recenterings
-              + " re-centerings");
+      return null;
     }
 
-    Evaluation evaluate() {
-      return Evaluation.evaluate(
-          model.weightsT(), model.bias(), m, loss, heldout, batchSize, scores);
+    @Override
+    void afterEpoch(int epoch) {
+      if (observer != null) {
+        observer.afterEpoch(epoch, anchor, offset, full, model.weightsT());
+      }
+    }
+
+    @Override
+    void reverted() {
+      recenterNext = true; // the anchor onto the best weights
+    }
+
+    @Override
+    void halved() {
+      recenterNext = true; // a finer grid for the shorter steps
+    }
+
+    @Override
+    String summary() {
+      return "; " + recenterings + " re-centerings";
     }
 
     /** The rate over the schedule's first: the epoch's travel, and the grid, shrink with it. */
@@ -387,6 +317,7 @@ public final class HalpTrainer {
     }
 
     /** One pass over the training batches; null, or what went non-finite. */
+    @Override
     String runEpoch(int epoch) {
       epochLoss = 0;
       epochRows = 0;
@@ -488,24 +419,6 @@ public final class HalpTrainer {
           difference[i] = (float) (code * s);
         }
       }
-    }
-
-    TrainingResult diverged(int epoch, String problem) {
-      String keptName = keptEpoch < 0 ? "the initial model"
-          : (schedule instanceof Schedule.EarlyStopping ? "the best model, of epoch "
-              : "the model after epoch ") + keptEpoch;
-      String message = "training diverged in epoch " + epoch + " (0-based), step " + lastStep
-          + " of the epoch, learning rate " + rate + ": " + problem + "; the learning rate is"
-          + " probably too large. Returning " + keptName + ".";
-      LinearModel good =
-          keptEpoch < 0 ? LinearModel.zeros(features, outputs) : kept.snapshot();
-      return new TrainingResult(good, StopReason.DIVERGED, message, epoch + 1, steps, halvings,
-          keptEpoch, keptLoss, rate, history);
-    }
-
-    TrainingResult result(StopReason reason, int epochs, String message) {
-      return new TrainingResult(kept.snapshot(), reason, message, epochs, steps, halvings,
-          keptEpoch, keptLoss, rate, history);
     }
   }
 

@@ -1,8 +1,6 @@
 package org.lprff.vector.train;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.LongSupplier;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.MiniBatch;
@@ -139,120 +137,17 @@ public final class SgdTrainer {
   }
 
   /** The state of one {@link #train} call. */
-  private final class Run {
+  private final class Run extends ScheduledEpochs {
     final MiniBatchSource train;
-    final MiniBatchSource heldout;
-    final LinearModel initial;
-    final WorkingModel model;
-    /** Early stopping: the best weights; otherwise the weights after the last completed epoch. */
-    final WorkingModel kept;
-    final List<EpochRecord> history = new ArrayList<>();
-    double rate = schedule.learningRate();
-    int halvings;
-    int keptEpoch = -1;
-    double keptLoss = Double.NaN;
-    /** Fixed and decaying schedules: the lowest heldout loss so far (for the records). */
-    double bestSeen = Double.NaN;
-    long steps;
-    /** Of the current epoch: summed batch losses x rows, rows, steps, and the last step begun. */
-    double epochLoss;
-    long epochRows;
-    int epochSteps;
-    int lastStep;
 
     Run(MiniBatchSource train, MiniBatchSource heldout, LinearModel initial) {
+      super(SgdTrainer.this.schedule, SgdTrainer.this.loss, SgdTrainer.this.features,
+          SgdTrainer.this.batchSize, heldout, SgdTrainer.this.listener, SgdTrainer.this.clock,
+          initial, SgdTrainer.this.scores);
       this.train = train;
-      this.heldout = heldout;
-      this.initial = initial;
-      this.model = initial.toWorking();
-      this.kept = model.copy();
     }
 
-    TrainingResult execute() {
-      if (schedule instanceof Schedule.EarlyStopping) {
-        // The initial model is the first "best": an epoch that makes it worse is reverted.
-        keptLoss =
-            Evaluation.evaluate(
-                    model.weightsT(), model.bias(), features, loss, heldout, batchSize, scores)
-                .meanLoss();
-      }
-      for (int epoch = 0; epoch < schedule.maxEpochs(); epoch++) {
-        if (schedule instanceof Schedule.Decaying decaying) {
-          rate = decaying.rate(epoch);
-        }
-        long start = clock.getAsLong();
-        String problem = runEpoch(epoch);
-        if (problem != null) {
-          return diverged(epoch, problem);
-        }
-        double trainLoss = epochLoss / epochRows;
-        double heldoutLoss = Double.NaN;
-        double heldoutMetric = Double.NaN;
-        if (heldout != null) {
-          Evaluation e =
-              Evaluation.evaluate(
-                  model.weightsT(), model.bias(), features, loss, heldout, batchSize, scores);
-          heldoutLoss = e.meanLoss();
-          heldoutMetric = e.metric();
-          if (!Double.isFinite(heldoutLoss)) {
-            lastStep = epochSteps - 1;
-            return diverged(epoch, "the heldout loss is " + heldoutLoss);
-          }
-        }
-        double usedRate = rate;
-        boolean improved;
-        boolean halved = false;
-        if (schedule instanceof Schedule.EarlyStopping es) {
-          improved = heldoutLoss <= keptLoss;
-          if (improved) {
-            kept.copyFrom(model);
-          } else {
-            model.copyFrom(kept); // back to the best weights
-          }
-          if (heldoutLoss > es.threshold() * keptLoss) {
-            rate /= 2;
-            halvings++;
-            halved = true;
-          }
-          if (improved) {
-            keptLoss = heldoutLoss;
-            keptEpoch = epoch;
-          }
-        } else {
-          improved = heldout != null && (keptEpoch < 0 || heldoutLoss <= bestSeen);
-          if (heldout != null) {
-            bestSeen = keptEpoch < 0 ? heldoutLoss : Math.min(bestSeen, heldoutLoss);
-          }
-          kept.copyFrom(model);
-          keptEpoch = epoch;
-          keptLoss = heldoutLoss;
-        }
-        double seconds = (clock.getAsLong() - start) / 1e9;
-        EpochRecord record =
-            new EpochRecord(
-                epoch, trainLoss, heldoutLoss, heldoutMetric, usedRate, seconds, improved, halved);
-        history.add(record);
-        listener.onEpoch(record);
-        if (schedule instanceof Schedule.EarlyStopping es && halvings >= es.maxHalvings()) {
-          return result(
-              StopReason.CONVERGED,
-              epoch + 1,
-              "converged: " + halvings + " learning-rate halvings after " + (epoch + 1)
-                  + " epochs; best heldout loss " + keptLoss + " in epoch " + keptEpoch
-                  + " (0-based)");
-        }
-      }
-      return result(
-          StopReason.EPOCH_CAP,
-          schedule.maxEpochs(),
-          "ran the schedule's " + schedule.maxEpochs() + " epochs"
-              + (schedule instanceof Schedule.EarlyStopping
-                  ? "; best heldout loss " + keptLoss + " in epoch " + keptEpoch + " (0-based), "
-                      + halvings + " halvings"
-                  : ""));
-    }
-
-    /** One pass over the training batches; null, or what went non-finite. */
+    @Override
     String runEpoch(int epoch) {
       epochLoss = 0;
       epochRows = 0;
@@ -310,28 +205,6 @@ public final class SgdTrainer {
         return "a weight or bias became non-finite";
       }
       return null;
-    }
-
-    TrainingResult diverged(int epoch, String problem) {
-      String kept =
-          keptEpoch < 0
-              ? "the initial model"
-              : (schedule instanceof Schedule.EarlyStopping ? "the best model, of epoch "
-                  : "the model after epoch ") + keptEpoch;
-      String message =
-          "training diverged in epoch " + epoch + " (0-based), step " + lastStep
-              + " of the epoch, learning rate " + rate + ": " + problem + "; the learning rate is"
-              + " probably too large. Returning " + kept + ".";
-      LinearModel good = keptEpoch < 0 ? initial : this.kept.snapshot();
-      return new TrainingResult(
-          good, StopReason.DIVERGED, message, epoch + 1, steps, halvings, keptEpoch, keptLoss,
-          rate, history);
-    }
-
-    TrainingResult result(StopReason reason, int epochs, String message) {
-      return new TrainingResult(
-          kept.snapshot(), reason, message, epochs, steps, halvings, keptEpoch, keptLoss, rate,
-          history);
     }
   }
 
