@@ -28,7 +28,23 @@ import org.lprff.vector.stream.Partitions;
  * the cosines have mean about 0 over the data, so without a free intercept a small C could not
  * even fit the mean of the targets, and the bound is about the function's shape, not its level.
  *
- * <p><b>Smooth losses</b> (squared, logistic, softmax): FISTA (Beck and Teboulle 2009, the
+ * <p><b>Squared loss, m <= {@link Solver#CLOSED_FORM_MAX_FEATURES}</b> ({@link
+ * Builder#gramFeatures}): with the intercept free the problem is the box-constrained quadratic
+ * {@code min (1/2) w^T (G/n) w - (c/n)^T w} over {@code |w_i| <= B}, G = Zc^T Zc and c = Zc^T tc
+ * the centered normal equations, and {@code b = mean(t) - mean(z).w}. One pass accumulates them
+ * ({@link ClosedFormRidge#accumulate}, as the closed form: n m^2 / 2 multiply-adds on all cores,
+ * deterministic, over {@link Partitions}; 8 m^2 bytes), and {@link BoundedLeastSquares} solves
+ * the m x m problem in memory, in double, to its KKT conditions: projected Newton on the free
+ * block by Cholesky, the weights the Newton point puts beyond the box clamped and held and the
+ * block solved again, the held weights whose gradient turns inward freed; a few iterations of
+ * about m^3 / 3 flops each. G is singular without l2 (collinear features, m > n): the Cholesky
+ * gets a tiny ridge on the step's direction only (1e-13 m times G/n's largest diagonal entry,
+ * tenfold while it fails), never on the objective, and the next steps on the same face refine
+ * what it damps. The float32 weights are the solution clamped to the largest float at most B,
+ * the intercept recomputed from them; a last pass reports the model's mean loss. FISTA over
+ * passes (below) converges slowly here: least squares without l2 is ill-conditioned.
+ *
+ * <p><b>Smooth losses</b> (logistic, softmax; squared above that m): FISTA (Beck and Teboulle 2009, the
  * accelerated projected gradient, the projection a clamp of every weight) with backtracking and
  * O'Donoghue and Candès' gradient restart (the momentum reset when it points uphill, {@code (y -
  * x_k) . (x_k - x_{k-1}) > 0}: no function values, so rounding cannot trigger it). Between
@@ -65,7 +81,8 @@ import org.lprff.vector.stream.Partitions;
  * imbalance Z^T (beta o y) by B): then the primal is nearer the optimum than the gap says.
  *
  * <p>Every pass is a {@link Partitions.Pass} (serializable, a pure function of a part's rows), so
- * the solver runs unchanged over a cluster's partitions; memory is O(batch + model).
+ * the solver runs unchanged over a cluster's partitions; memory is O(batch + model), and O(m^2)
+ * on the normal equations.
  */
 public final class KitchenSinks {
 
