@@ -12,13 +12,19 @@ import org.ejml.interfaces.linsol.LinearSolverDense;
  * A symmetric positive semi-definite (possibly singular) m x m in memory: {@link KitchenSinks}'
  * squared loss in the centered normal equations (A = Zc^T Zc / n, r = Zc^T tc / n).
  *
- * <p><b>Method</b>: projected Newton with an active set (Bertsekas 1982; BVLS-like). At w, the
- * <i>held</i> weights are those at a bound whose gradient pushes outward (at +B with g_i <= 0, at
- * -B with g_i >= 0); the others are free. The Newton step of the free block F solves {@code
- * (A_FF + delta I) d_F = -g_F} by Cholesky (the held weights stay), and w moves to {@code P(w +
- * t d)}, P the clamp into the box, t = 1, 1/2, ... until q falls (Armijo, 1e-4); if no t does, a
- * projected gradient step of length 1 / L, L the Gershgorin bound on A's largest eigenvalue,
- * which always falls. q falls at every step, so no point repeats; there are finitely many faces.
+ * <p><b>Method</b>: projected Newton with an active set (Bertsekas 1982; like BVLS and the
+ * primal-dual active set method, many weights change sides per step). At w, the <i>held</i>
+ * weights are those at a bound whose gradient pushes outward (at +B with g_i <= 0, at -B with g_i
+ * >= 0); the others are free. The Newton step of the free block F solves {@code (A_FF + delta I)
+ * d_F = -g_F} by Cholesky, the held weights staying. The free weights it puts beyond the box are
+ * clamped at the bound they cross and held, and the smaller block solved again, until none
+ * crosses: that point (the minimum of a face) is taken if q falls. Otherwise w moves along the
+ * projected arc {@code P(w + t d)}, P the clamp into the box, t = 1, 1/2, ... to an Armijo
+ * decrease (1e-4); if no t gives one, a projected gradient step of length 1 / L, L the
+ * Gershgorin bound on A's largest eigenvalue, which always falls. q falls at every step, so no
+ * point repeats. On diamonds (m 1024) it takes 2 to 56 steps (the most where about 15% of the
+ * weights end free and the arc is often needed); the first often clamps 4 rounds. Measured on
+ * singular A (m 32 > n 20) it can take 119 steps.
  *
  * <p><b>Singular A</b> (no l2: least squares over collinear or m > n features): delta starts at
  * 1e-13 m times A's largest diagonal entry, a ridge on the <i>direction</i> only (never on q, whose
