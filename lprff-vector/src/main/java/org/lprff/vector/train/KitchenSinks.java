@@ -28,7 +28,23 @@ import org.lprff.vector.stream.Partitions;
  * the cosines have mean about 0 over the data, so without a free intercept a small C could not
  * even fit the mean of the targets, and the bound is about the function's shape, not its level.
  *
- * <p><b>Smooth losses</b> (squared, logistic, softmax): FISTA (Beck and Teboulle 2009, the
+ * <p><b>Squared loss, m <= {@link Solver#CLOSED_FORM_MAX_FEATURES}</b> ({@link
+ * Builder#gramFeatures}): with the intercept free the problem is the box-constrained quadratic
+ * {@code min (1/2) w^T (G/n) w - (c/n)^T w} over {@code |w_i| <= B}, G = Zc^T Zc and c = Zc^T tc
+ * the centered normal equations, and {@code b = mean(t) - mean(z).w}. One pass accumulates them
+ * ({@link ClosedFormRidge#accumulate}, as the closed form: n m^2 / 2 multiply-adds on all cores,
+ * deterministic, over {@link Partitions}; 8 m^2 bytes), and {@link BoundedLeastSquares} solves
+ * the m x m problem in memory, in double, to its KKT conditions: projected Newton on the free
+ * block by Cholesky, the weights the Newton point puts beyond the box clamped and held and the
+ * block solved again, the held weights whose gradient turns inward freed; a few iterations of
+ * about m^3 / 3 flops each. G is singular without l2 (collinear features, m > n): the Cholesky
+ * gets a tiny ridge on the step's direction only (1e-13 m times G/n's largest diagonal entry,
+ * tenfold while it fails), never on the objective, and the next steps on the same face refine
+ * what it damps. The float32 weights are the solution clamped to the largest float at most B,
+ * the intercept recomputed from them; a last pass reports the model's mean loss. FISTA over
+ * passes (below) converges slowly here: least squares without l2 is ill-conditioned.
+ *
+ * <p><b>Smooth losses</b> (logistic, softmax; squared above that m): FISTA (Beck and Teboulle 2009, the
  * accelerated projected gradient, the projection a clamp of every weight) with backtracking and
  * O'Donoghue and Candès' gradient restart (the momentum reset when it points uphill, {@code (y -
  * x_k) . (x_k - x_{k-1}) > 0}: no function values, so rounding cannot trigger it). Between
@@ -65,7 +81,8 @@ import org.lprff.vector.stream.Partitions;
  * imbalance Z^T (beta o y) by B): then the primal is nearer the optimum than the gap says.
  *
  * <p>Every pass is a {@link Partitions.Pass} (serializable, a pure function of a part's rows), so
- * the solver runs unchanged over a cluster's partitions; memory is O(batch + model).
+ * the solver runs unchanged over a cluster's partitions; memory is O(batch + model), and O(m^2)
+ * on the normal equations.
  */
 public final class KitchenSinks {
 
@@ -99,6 +116,7 @@ public final class KitchenSinks {
   private final double tolerance;
   private final double gapTolerance;
   private final int batchSize;
+  private final int gramFeatures;
   private final Executor executor;
   private final Consumer<String> progress;
 
@@ -111,6 +129,7 @@ public final class KitchenSinks {
     this.tolerance = b.tolerance;
     this.gapTolerance = b.gapTolerance;
     this.batchSize = b.batchSize;
+    this.gramFeatures = b.gramFeatures;
     this.executor = b.executor;
     this.progress = b.progress;
   }
@@ -231,6 +250,9 @@ public final class KitchenSinks {
     TrainingResult execute() {
       long started = System.nanoTime();
       gx = new double[dim];
+      if (task.loss() instanceof SquaredLoss && features <= gramFeatures) {
+        return normalEquations(started);
+      }
       fx = evaluate(x, gx);
       if (!Double.isFinite(fx)) {
         return result(x, StopReason.DIVERGED, "the objective is " + fx + " at the initial model");
@@ -361,6 +383,54 @@ public final class KitchenSinks {
       }
       return result(best, StopReason.EPOCH_CAP, "stopped after " + maxIterations
           + " iterations");
+    }
+
+    /**
+     * The squared loss on the centered normal equations: one pass accumulates Zc^T Zc and Zc^T
+     * tc ({@link ClosedFormRidge#accumulate}), {@link BoundedLeastSquares} minimizes the box QP
+     * in memory from x's weights, and the intercept is the mean target minus the features' means
+     * times the float32 weights (the best intercept for them); one more pass reports the model's
+     * mean loss.
+     */
+    TrainingResult normalEquations(long started) {
+      NormalEquations sums = ClosedFormRidge.accumulate(rows, task, executor, done -> {});
+      passes++;
+      double n = sums.rows();
+      double[] a = sums.centeredGram();
+      double[] r = sums.centeredCross(0);
+      for (int k = 0; k < a.length; k++) {
+        a[k] /= n;
+      }
+      for (int i = 0; i < features; i++) {
+        r[i] /= n;
+      }
+      progress.accept(String.format(Locale.ROOT, "rks: normal equations of %d features over"
+          + " %d rows in %.2f s; the box QP in memory", features, sums.rows(),
+          (System.nanoTime() - started) / 1e9));
+      double[] w = Arrays.copyOf(x, features);
+      BoundedLeastSquares.Outcome outcome =
+          new BoundedLeastSquares(a, r, features, bound).minimize(w, maxIterations, progress);
+      iterations = outcome.iterations();
+      double[] mu = sums.featureMeans();
+      double intercept = sums.targetMean(0);
+      for (int i = 0; i < features; i++) {
+        // bound is a float: the rounded weight stays within it.
+        x[i] = (float) Math.clamp(w[i], -bound, bound);
+        intercept -= mu[i] * x[i];
+      }
+      x[cm] = intercept;
+      lipschitz = Double.NaN; // no step length
+      fx = evaluate(x, gx);
+      double seconds = (System.nanoTime() - started) / 1e9;
+      records.add(new EpochRecord(iterations, fx, Double.NaN, Double.NaN, Double.NaN, seconds,
+          true, false));
+      progress.accept(String.format(Locale.ROOT, "rks: objective %.10g after %d Newton"
+          + " iterations (%d Cholesky factorizations), %d passes, %.2f s", fx, iterations,
+          outcome.factorizations(), passes, seconds));
+      return result(x, outcome.converged() ? StopReason.CONVERGED : StopReason.EPOCH_CAP,
+          outcome.message() + String.format(Locale.ROOT, " after %d Newton iterations on the"
+              + " normal equations (%d Cholesky factorizations)", iterations,
+              outcome.factorizations()));
     }
 
     /** The end where rounding hides further descent: the best point, its gap for the hinge. */
@@ -678,6 +748,7 @@ public final class KitchenSinks {
     private double tolerance = DEFAULT_TOLERANCE;
     private double gapTolerance = DEFAULT_GAP_TOLERANCE;
     private int batchSize = DEFAULT_BATCH_SIZE;
+    private int gramFeatures = Solver.CLOSED_FORM_MAX_FEATURES;
     private Executor executor = ForkJoinPool.commonPool();
     private Consumer<String> progress = line -> {};
 
@@ -734,6 +805,21 @@ public final class KitchenSinks {
         throw new IllegalArgumentException("batchSize is " + batchSize + ", expected >= 1");
       }
       this.batchSize = batchSize;
+      return this;
+    }
+
+    /**
+     * The most features for which the squared loss is solved on the normal equations in memory
+     * (an m x m double Gram matrix, 8 m^2 bytes, and its free block's Cholesky factor), >= 0;
+     * above it, and for the other losses, FISTA over streaming passes. Default {@link
+     * Solver#CLOSED_FORM_MAX_FEATURES}; 0 streams always.
+     */
+    public Builder gramFeatures(int gramFeatures) {
+      if (gramFeatures < 0 || gramFeatures > ClosedFormRidge.MAX_FEATURES) {
+        throw new IllegalArgumentException("gramFeatures is " + gramFeatures + ", expected 0 to "
+            + ClosedFormRidge.MAX_FEATURES);
+      }
+      this.gramFeatures = gramFeatures;
       return this;
     }
 

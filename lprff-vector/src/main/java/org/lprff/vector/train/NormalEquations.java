@@ -67,6 +67,44 @@ public final class NormalEquations implements java.io.Serializable {
     return s;
   }
 
+  /** The features' column means mu (a new array). */
+  double[] featureMeans() {
+    double[] mu = new double[m];
+    for (int i = 0; i < m; i++) {
+      mu[i] = colSum[i] / n;
+    }
+    return mu;
+  }
+
+  /** The mean of output j's targets. */
+  double targetMean(int j) {
+    return targetSum[j] / n;
+  }
+
+  /** Zc^T Zc = Z^T Z - n mu mu^T, row-major m x m (a new array). */
+  double[] centeredGram() {
+    double[] mu = featureMeans();
+    double[] centered = new double[m * m];
+    for (int i = 0; i < m; i++) {
+      for (int j = 0; j < m; j++) {
+        centered[i * m + j] = gram[i * m + j] - n * mu[i] * mu[j];
+      }
+    }
+    return centered;
+  }
+
+  /** Zc^T tc_j = (Z^T T)_j - n mu t_mean_j for output j (a new array). */
+  double[] centeredCross(int j) {
+    int c = task.outputs();
+    double[] mu = featureMeans();
+    double targetMean = targetMean(j);
+    double[] cross = new double[m];
+    for (int i = 0; i < m; i++) {
+      cross[i] = zt[i * c + j] - n * mu[i] * targetMean;
+    }
+    return cross;
+  }
+
   static void checkLambda(double lambda) {
     if (!(lambda >= 0) || Double.isInfinite(lambda)) {
       throw new IllegalArgumentException(
@@ -85,27 +123,20 @@ public final class NormalEquations implements java.io.Serializable {
   public LinearModel solve(double lambda) {
     checkLambda(lambda);
     int c = task.outputs();
-    double[] mu = new double[m];
-    for (int i = 0; i < m; i++) {
-      mu[i] = colSum[i] / n;
-    }
+    double[] mu = featureMeans();
     double ridge = lambda * n;
-    double[] centered = new double[m * m];
+    double[] centered = centeredGram();
     for (int i = 0; i < m; i++) {
-      for (int j = 0; j < m; j++) {
-        centered[i * m + j] = gram[i * m + j] - n * mu[i] * mu[j];
-      }
       centered[i * m + i] += ridge;
     }
     DMatrixRMaj a = DMatrixRMaj.wrap(m, m, centered);
     DMatrixRMaj b = new DMatrixRMaj(m, c);
     double[] targetMean = new double[c];
     for (int j = 0; j < c; j++) {
-      targetMean[j] = targetSum[j] / n;
-    }
-    for (int i = 0; i < m; i++) {
-      for (int j = 0; j < c; j++) {
-        b.set(i, j, zt[i * c + j] - n * mu[i] * targetMean[j]);
+      targetMean[j] = targetMean(j);
+      double[] cross = centeredCross(j);
+      for (int i = 0; i < m; i++) {
+        b.set(i, j, cross[i]);
       }
     }
     LinearSolverDense<DMatrixRMaj> solver = LinearSolverFactory_MT_DDRM.chol(m);

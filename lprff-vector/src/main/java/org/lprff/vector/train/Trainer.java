@@ -209,7 +209,8 @@ public final class Trainer {
    * in double (h the history) and a float copy of the weights; CG five double m-vectors, the
    * s x m sample and the s x s matrix of its sketch (s the sketch rows); the closed form the m x m
    * double Gram matrix and its factor; rks seven double parameter vectors (FISTA's points and
-   * gradients); SGD the float weights twice (best and current). Each adds
+   * gradients; for the squared loss up to {@link Solver#CLOSED_FORM_MAX_FEATURES} features the
+   * report counts {@link #kitchenSinksGramBytes} instead); SGD the float weights twice (best and current). Each adds
    * a batch of scores in double. {@code solver} is the one that ran ({@link Solver#AUTO} resolved).
    */
   public static long workingBytes(Solver solver, int features, int outputs, int batchRows) {
@@ -229,6 +230,16 @@ public final class Trainer {
       case HALP -> halpWorkingBytes(HalpTrainer.DEFAULT_MODEL_BITS, features, outputs, batchRows);
       default -> 8 * dim + batch;
     };
+  }
+
+  /**
+   * rks's working memory for the squared loss on the normal equations: the Gram matrix, its
+   * centered copy and the free block's Cholesky factor (8 m^2 bytes each, m x m at most), and
+   * a few double m-vectors.
+   */
+  static long kitchenSinksGramBytes(int features) {
+    long m = features;
+    return 3 * 8 * m * m + 8 * 8 * (m + 1);
   }
 
   /**
@@ -344,7 +355,10 @@ public final class Trainer {
           validationEval, rows, passes, seconds, solver == Solver.HALP
               ? halpWorkingBytes(request.modelBits(), request.features(), task.outputs(),
                   request.batchRows())
-              : workingBytes(solver, request.features(), task.outputs(), request.batchRows()));
+              : solver == Solver.RKS && !task.usesClasses()
+                  && request.features() <= Solver.CLOSED_FORM_MAX_FEATURES
+                  ? kitchenSinksGramBytes(request.features())
+                  : workingBytes(solver, request.features(), task.outputs(), request.batchRows()));
     }
 
     /** LM-HALP with the request's bits, mu and T, SGD's schedule and batches. */

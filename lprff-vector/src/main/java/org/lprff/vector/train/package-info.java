@@ -24,7 +24,8 @@
  * {@link org.lprff.vector.train.KitchenSinks} ({@code Solver.RKS}) minimizes the mean loss
  * without the l2 term but with every weight bounded by C / sqrt(2 m) (Rahimi and Recht's
  * weighted sums of random kitchen sinks), for the squared, logistic, softmax and {@link
- * org.lprff.vector.train.HingeLoss hinge} losses.
+ * org.lprff.vector.train.HingeLoss hinge} losses (the squared loss up to 2048 features as a
+ * box-constrained quadratic on the normal equations' sums, the others by FISTA over passes).
  *
  * <p><b>Data.</b> A {@link org.lprff.vector.stream.MiniBatchSource} hands out the mini-batches of an
  * epoch ({@link org.lprff.vector.stream.MiniBatch}: {@link org.lprff.vector.stream.FeatureRows},
