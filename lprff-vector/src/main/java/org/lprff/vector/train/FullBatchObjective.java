@@ -68,7 +68,7 @@ final class FullBatchObjective {
     }
     double[] bias = java.util.Arrays.copyOfRange(x, cm, cm + outputs);
     passes++;
-    Sums sums = rows.sum(new LossGradient(task, features, batchSize, wT, bias), executor);
+    Sums sums = rows.sum(new LossGradient(task.loss(), features, batchSize, wT, bias), executor);
     long n = sums.rows();
     if (n == 0) {
       throw new IllegalArgumentException("the training source has no rows");
@@ -89,14 +89,16 @@ final class FullBatchObjective {
   /** A pass's summed loss, summed gradient (c m weights, then c biases) and rows. */
   record Sums(double loss, double[] gradient, long rows) implements java.io.Serializable {}
 
-  /** The pass at weights {@code wT} and biases {@code bias}: a part's loss and gradient sums. */
-  record LossGradient(Task task, int features, int batchSize, float[] wT, double[] bias)
+  /**
+   * The pass of {@code loss} (the task's, or the kitchen sinks' smoothed hinge) at weights {@code
+   * wT} and biases {@code bias}: a part's loss and gradient sums.
+   */
+  record LossGradient(Loss loss, int features, int batchSize, float[] wT, double[] bias)
       implements Partitions.Pass<Sums> {
 
     @Override
     public Sums over(MiniBatchSource part, Executor helpers) {
-      int c = task.outputs();
-      Loss loss = task.loss();
+      int c = loss.outputs();
       ChunkedProducts products = new ChunkedProducts(features, c, batchSize, helpers);
       double[] grad = new double[features * c + c];
       double lossSum = 0;

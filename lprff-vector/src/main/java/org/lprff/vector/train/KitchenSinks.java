@@ -546,7 +546,9 @@ public final class KitchenSinks {
       }
       double[] bias = Arrays.copyOfRange(v, cm, dim);
       FullBatchObjective.Sums sums =
-          rows.sum(new LossGradient(task, mu, features, batchSize, wT, bias), executor);
+          rows.sum(new FullBatchObjective.LossGradient(
+              mu > 0 ? HingeLoss.smoothed(mu) : task.loss(), features, batchSize, wT, bias),
+              executor);
       long n = sums.rows();
       if (n == 0) {
         throw new IllegalArgumentException("the training source has no rows");
@@ -608,39 +610,6 @@ public final class KitchenSinks {
     int cm = features * task.outputs();
     for (int k = 0; k < cm; k++) {
       v[k] = Math.clamp(v[k], -bound, bound);
-    }
-  }
-
-  /**
-   * A pass of the objective at float weights {@code wT} and double intercepts: a part's loss
-   * and gradient sums, the hinge smoothed by {@code mu} when mu > 0.
-   */
-  record LossGradient(Task task, double mu, int features, int batchSize, float[] wT,
-      double[] bias) implements Partitions.Pass<FullBatchObjective.Sums> {
-
-    @Override
-    public FullBatchObjective.Sums over(MiniBatchSource part, Executor helpers) {
-      int c = task.outputs();
-      Loss loss = mu > 0 ? HingeLoss.smoothed(mu) : task.loss();
-      ChunkedProducts products = new ChunkedProducts(features, c, batchSize, helpers);
-      double[] grad = new double[features * c + c];
-      double lossSum = 0;
-      long n = 0;
-      try (MiniBatchSource.Batches batches = part.epoch(0, batchSize, 0)) {
-        while (batches.hasNext()) {
-          MiniBatch batch = batches.next();
-          loss.checkLabels(batch.rows(), batch.targets(), batch.classes(), batch.rowIds());
-          lossSum += products.addLossGradient(batch, loss, wT, bias, grad);
-          n += batch.rows();
-        }
-      }
-      return new FullBatchObjective.Sums(lossSum, grad, n);
-    }
-
-    @Override
-    public FullBatchObjective.Sums plus(FullBatchObjective.Sums a, FullBatchObjective.Sums b) {
-      DoubleVectors.addTo(b.gradient(), a.gradient());
-      return new FullBatchObjective.Sums(a.loss() + b.loss(), a.gradient(), a.rows() + b.rows());
     }
   }
 
