@@ -16,7 +16,7 @@ package org.lprff.vector.train;
  * KitchenSinks} uses). The exact hinge ({@code mu = 0}, {@link #instance()}) writes the
  * subgradient {@code -y/n} where {@code y s < 1} and 0 elsewhere.
  */
-public final class HingeLoss extends Loss implements java.io.Serializable {
+public final class HingeLoss extends Loss {
 
   private static final long serialVersionUID = 1L;
 

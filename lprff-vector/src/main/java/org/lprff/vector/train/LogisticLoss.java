@@ -12,6 +12,11 @@ public final class LogisticLoss extends Loss {
 
   private LogisticLoss() {}
 
+  /** The one instance, also after deserialization. */
+  private Object readResolve() {
+    return INSTANCE;
+  }
+
   public static LogisticLoss instance() {
     return INSTANCE;
   }

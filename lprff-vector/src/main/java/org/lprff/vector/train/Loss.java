@@ -15,9 +15,13 @@ package org.lprff.vector.train;
  * value. Non-finite scores are not refused: they give a non-finite loss, which the trainer reports
  * as divergence.
  *
- * <p>Stateless and thread-safe.
+ * <p>Stateless and thread-safe; serializable, so a full-batch pass that carries its loss runs on
+ * a cluster's executors.
  */
-public abstract sealed class Loss permits SquaredLoss, LogisticLoss, SoftmaxLoss, HingeLoss {
+public abstract sealed class Loss implements java.io.Serializable
+    permits SquaredLoss, LogisticLoss, SoftmaxLoss, HingeLoss {
+  private static final long serialVersionUID = 1L;
+
 
   Loss() {}
 

@@ -10,6 +10,11 @@ public final class SquaredLoss extends Loss {
 
   private SquaredLoss() {}
 
+  /** The one instance, also after deserialization. */
+  private Object readResolve() {
+    return INSTANCE;
+  }
+
   public static SquaredLoss instance() {
     return INSTANCE;
   }

@@ -1,9 +1,14 @@
 package org.lprff.vector.train;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -131,5 +136,36 @@ class LossTest {
     assertEquals(new SoftmaxLoss(7), Task.multiclass(7).loss());
     assertEquals(7, Task.multiclass(7).outputs());
     assertEquals(1, Task.BINARY.outputs());
+  }
+
+  /**
+   * Every loss travels to a cluster's executors inside a full-batch pass (FullBatchObjective's
+   * LossGradient): serialized and read back, it computes the same loss, and the stateless ones
+   * are their one instance again.
+   */
+  @Test
+  void everyLossTravelsToAClusterIntact() throws Exception {
+    float[] scores = {0.5f, -1.25f, 2f};
+    float[] targets = {1f, -1f, 0.25f};
+    int[] binary = {1, 0, 1};
+    for (Loss loss : List.of(SquaredLoss.INSTANCE, LogisticLoss.INSTANCE, new SoftmaxLoss(3),
+        HingeLoss.smoothed(0.5))) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+        out.writeObject(loss);
+      }
+      Loss back;
+      try (ObjectInputStream in =
+          new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+        back = (Loss) in.readObject();
+      }
+      int n = loss instanceof SoftmaxLoss ? 1 : 3;
+      int[] classes = loss instanceof SoftmaxLoss ? new int[] {2} : binary;
+      assertEquals(loss.evaluate(scores, n, targets, classes),
+          back.evaluate(scores, n, targets, classes), loss.name());
+      if (loss == SquaredLoss.INSTANCE || loss == LogisticLoss.INSTANCE) {
+        assertSame(loss, back, loss.name());
+      }
+    }
   }
 }
