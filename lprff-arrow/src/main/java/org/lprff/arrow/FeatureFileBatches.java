@@ -5,8 +5,10 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -117,6 +119,8 @@ public final class FeatureFileBatches implements MiniBatchSource, AutoCloseable 
   private final Arena arena;
   private final List<Slices> mapped;
   private final FeatureFile file;
+  /** The file's size and modification time when it was opened (null: unknown). */
+  private final FileTime openedModified;
   private MemorySegment gatherFeatures;
   private int generation;
   private long featureBytesRead;
@@ -138,6 +142,60 @@ public final class FeatureFileBatches implements MiniBatchSource, AutoCloseable 
     this.arena = arena;
     this.mapped = mapped;
     this.file = file;
+    this.openedModified = modifiedTime(path);
+  }
+
+  private static FileTime modifiedTime(Path path) {
+    try {
+      return Files.getLastModifiedTime(path);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /**
+   * What changed in the file since it was opened, or null if nothing shows: another size than
+   * the mapped one, another modification time, or no file at all. A mapped file truncated under
+   * the reader makes the next read of a lost page fault, which the JVM reports as a bare {@link
+   * InternalError} ("a fault occurred in an unsafe memory access operation"); {@link
+   * #throwIfChanged} turns that into a message naming the file.
+   */
+  public String changeSinceOpened() {
+    long size;
+    FileTime modified;
+    try {
+      size = Files.size(path);
+      modified = Files.getLastModifiedTime(path);
+    } catch (IOException e) {
+      return "it can no longer be read (" + e.getClass().getSimpleName() + ": " + e.getMessage()
+          + ")";
+    }
+    if (size != layout.fileSize()) {
+      return "it was " + layout.fileSize() + " bytes when opened and is " + size + " bytes now";
+    }
+    if (openedModified != null && !openedModified.equals(modified)) {
+      return "it was modified at " + modified + " (opened as of " + openedModified + ")";
+    }
+    return null;
+  }
+
+  /**
+   * Throws, when one of {@code sources} (nulls skipped) changed since it was opened, an {@link
+   * IOException} that names the file and the change, with {@code failure} as its cause: a feature
+   * file truncated or rewritten while a run reads it. Call it where a read of the sources failed
+   * (often with the JVM's {@link InternalError} of a faulting mapped read, possibly wrapped by a
+   * helper thread), then rethrow the failure itself if this returns.
+   */
+  public static void throwIfChanged(Throwable failure, FeatureFileBatches... sources)
+      throws IOException {
+    for (FeatureFileBatches source : sources) {
+      String change = source == null ? null : source.changeSinceOpened();
+      if (change != null) {
+        throw new IOException(source.path + " changed while it was being read: " + change
+            + ". A feature file must stay unchanged while train or evaluate reads it; write a new"
+            + " file and rename it into place instead (featurize does).", failure);
+      }
+    }
   }
 
   /** The file mapped, its rows shuffled per epoch (order ROWS), labels in the column's type. */

@@ -419,4 +419,63 @@ class FeatureFileBatchesTest extends ArrowTestBase {
           + " is " + first), e.getMessage());
     }
   }
+
+  /** Sums every feature byte of an epoch: a read of each page the mapping holds. */
+  private static long touchEpoch(FeatureFileBatches source, int epoch) {
+    long sum = 0;
+    try (Batches it = source.epoch(epoch, BATCH, 1)) {
+      while (it.hasNext()) {
+        FeatureRows rows = it.next().features();
+        MemorySegment seg = rows.segment();
+        long end = rows.byteOffset() + rows.rows() * rows.rowBytes();
+        for (long k = rows.byteOffset(); k < end; k++) {
+          sum += seg.get(ValueLayout.JAVA_BYTE, k);
+        }
+      }
+    }
+    return sum;
+  }
+
+  /**
+   * A mapped file truncated to a third between two epochs of a run: the second epoch's read of a
+   * lost page fails (the JVM's InternalError of a faulting unsafe access), and throwIfChanged
+   * turns that failure into an IOException naming the file and both sizes; nothing shows for an
+   * unchanged file, and a rewrite of the same size shows by its modification time.
+   */
+  @Test
+  void aFileTruncatedUnderItsMappingIsNamedWithItsSizes() throws Exception {
+    Fixture f = fixture(8, LabelType.REGRESSION);
+    long size = java.nio.file.Files.size(f.file());
+    try (FeatureFileBatches source = FeatureFileBatches.mapped(f.file(), Order.SEQUENTIAL, false)) {
+      long first = touchEpoch(source, 0);
+      assertNull(source.changeSinceOpened());
+      FeatureFileBatches.throwIfChanged(new IllegalStateException("unrelated"), source, null);
+      try (var channel = java.nio.channels.FileChannel.open(
+          f.file(), java.nio.file.StandardOpenOption.WRITE)) {
+        channel.truncate(size / 3);
+      }
+      Throwable failure = null;
+      try {
+        assertEquals(first, touchEpoch(source, 1), "an epoch read whole after the truncation");
+      } catch (Throwable t) {
+        failure = t;
+      }
+      assertNotNull(failure, "reading pages past the new end of the file must fail");
+      Throwable cause = failure;
+      IOException named = assertThrows(IOException.class,
+          () -> FeatureFileBatches.throwIfChanged(cause, null, source));
+      String expected = f.file() + " changed while it was being read: it was " + size
+          + " bytes when opened and is " + size / 3 + " bytes now";
+      assertTrue(named.getMessage().startsWith(expected), named.getMessage());
+      assertEquals(failure, named.getCause());
+    }
+    // The same size written again: the modification time names the change.
+    Fixture g = fixture(4, LabelType.REGRESSION);
+    try (FeatureFileBatches source = FeatureFileBatches.mapped(g.file(), Order.SEQUENTIAL, false)) {
+      java.nio.file.Files.setLastModifiedTime(g.file(), java.nio.file.attribute.FileTime.fromMillis(
+          java.nio.file.Files.getLastModifiedTime(g.file()).toMillis() + 60_000));
+      assertTrue(source.changeSinceOpened().startsWith("it was modified at "),
+          source.changeSinceOpened());
+    }
+  }
 }

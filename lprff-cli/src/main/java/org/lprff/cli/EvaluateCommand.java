@@ -71,7 +71,13 @@ final class EvaluateCommand implements Callable<Integer> {
         throw new IllegalArgumentException(data + " has Int32 class labels, but the model "
             + model.path + " is a regression model");
       }
-      e = Evaluation.of(m.weights(), task, source, 1000);
+      try {
+        e = Evaluation.of(m.weights(), task, source, 1000);
+      } catch (RuntimeException | Error failure) {
+        // A file truncated or rewritten under its mapping faults on the next read.
+        FeatureFileBatches.throwIfChanged(failure, source);
+        throw failure;
+      }
     }
     PrintWriter out = command.commandLine().getOut();
     if (json.enabled) {

@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -515,5 +521,51 @@ class TrainCommandTest {
       s.filter(p -> p.getFileName().toString().contains(".tmp")).forEach(p -> left.add(p.toString()));
     }
     assertTrue(left.isEmpty(), left.toString());
+  }
+
+  /**
+   * A training file truncated to a third while train reads it (right after SGD's first epoch:
+   * the progress line's writer truncates it, so the second epoch reads pages the mapping lost)
+   * ends the run with one line naming the file and both sizes and exit code 1: no stack trace,
+   * no model file.
+   */
+  @Test
+  void aTrainingFileTruncatedDuringTheRunIsNamedInOneLine() throws IOException {
+    Path[] f = features("truncated", false, 8);
+    long size = Files.size(f[0]);
+    Path model = dir.resolve("truncated.lprff");
+    StringWriter err = new StringWriter();
+    Writer truncating = new Writer() {
+      boolean done;
+
+      @Override
+      public void write(char[] chars, int off, int len) {
+        err.write(chars, off, len);
+        if (!done && new String(chars, off, len).contains("epoch   0")) {
+          done = true;
+          try (FileChannel channel = FileChannel.open(f[0], StandardOpenOption.WRITE)) {
+            channel.truncate(size / 3);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    int code = Main.run(new PrintWriter(new StringWriter(), true),
+        new PrintWriter(truncating, true), "train", "--train", f[0].toString(), "--heldout",
+        f[1].toString(), "--task", "regression", "--solver", "sgd", "--schedule", "fixed",
+        "--epochs", "5", "--lr", "0.1", "--model", model.toString());
+    String text = err.toString();
+    assertEquals(1, code, text);
+    assertTrue(text.contains("lprff: " + f[0] + " changed while it was being read: it was " + size
+        + " bytes when opened and is " + size / 3 + " bytes now"), text);
+    assertFalse(text.contains("\tat ") || text.contains("InternalError"), text);
+    assertFalse(Files.exists(model), "no model file after a failed run");
   }
 }

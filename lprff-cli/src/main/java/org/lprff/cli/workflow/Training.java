@@ -291,49 +291,64 @@ public final class Training {
             : FeatureFileBatches.mapped(validationFile, Order.SEQUENTIAL, classification);
         FeatureFileBatches refit = refitFile == null ? null
             : FeatureFileBatches.mapped(refitFile, Order.SEQUENTIAL, classification)) {
-      FeaturizerSpec spec = train.spec();
-      checkLabels(trainFile, train.labelType(), classification);
-      requireLike(heldout, heldoutFile, "heldout", spec, trainFile, classification);
-      if (validation != null) {
-        requireLike(validation, validationFile, "validation", spec, trainFile, classification);
+      try {
+        return run(train, trainFile, validationFile, validation, refitFile, refit, heldoutFile,
+            heldout, request, options, progress);
+      } catch (RuntimeException | Error e) {
+        // A file truncated or rewritten under its mapping faults on the next read.
+        FeatureFileBatches.throwIfChanged(e, train, heldout, validation, refit);
+        throw e;
       }
-      if (refit != null) {
-        requireLike(refit, refitFile, "refit", spec, trainFile, classification);
-      }
-      Trainer.Data heldoutData = new Trainer.Data("heldout", heldoutFile.toString(), heldout);
-      // Without a validation file SGD stops early on the heldout file, as the paper does; the
-      // full-batch solvers choose l2 on a split of the training rows and never read it.
-      Trainer.Data validationData = validation != null
-          ? new Trainer.Data("validation", validationFile.toString(), validation)
-          : request.solver().miniBatch() ? heldoutData : null;
-      Trainer.Data trainData = new Trainer.Data("train", trainFile.toString(), train);
-      Trainer.Data refitData =
-          refit == null ? null : new Trainer.Data("validation", refitFile.toString(), refit);
-      // The heldout rows are scored rows: their labels are checked before the training.
-      TrainingReport report = Trainer.run(request, trainData, validationData, refitData,
-          heldoutData, progress == null ? null : line -> println(progress, line));
-      if (report.diverged()) {
-        String message = report.result().message();
-        if (!report.solver().miniBatch()) {
-          throw new IllegalStateException(
-              "training diverged (" + message + "); no model was written");
-        }
-        double lr = report.learningRate();
-        throw new IllegalStateException("training diverged (" + message + ") at --lr " + lr
-            + "; try a smaller --lr, e.g. " + lr / 4 + "; no model was written");
-      }
-      Task task = report.task();
-      Evaluation eval = Evaluation.of(report.model(), task, heldout, 1000);
-      Map<String, String> meta = train.schema().metadata();
-      Standardization standardization =
-          meta.containsKey(Standardization.KEY_MEAN) ? Standardization.fromMap(meta) : null;
-      TrainingMemory memory = TrainingMemory.forSpec(spec, options.batch(), task.outputs())
-          .withModelBits(request.trainingModelBits());
-      String taskName = task == Task.REGRESSION ? "regression"
-          : report.classes() == 2 ? "binary" : "classification";
-      return new Outcome(spec, standardization, taskName, heldout.rows(), report, eval, memory,
-          validation != null, request.alphaBound(), request.trainingModelBits());
     }
+  }
+
+  private static Outcome run(FeatureFileBatches train, Path trainFile, Path validationFile,
+      FeatureFileBatches validation, Path refitFile, FeatureFileBatches refit, Path heldoutFile,
+      FeatureFileBatches heldout, TrainingRequest request, TrainingConfig options,
+      PrintWriter progress) throws IOException {
+    boolean classification = options.classification();
+    FeaturizerSpec spec = train.spec();
+    checkLabels(trainFile, train.labelType(), classification);
+    requireLike(heldout, heldoutFile, "heldout", spec, trainFile, classification);
+    if (validation != null) {
+      requireLike(validation, validationFile, "validation", spec, trainFile, classification);
+    }
+    if (refit != null) {
+      requireLike(refit, refitFile, "refit", spec, trainFile, classification);
+    }
+    Trainer.Data heldoutData = new Trainer.Data("heldout", heldoutFile.toString(), heldout);
+    // Without a validation file SGD stops early on the heldout file, as the paper does; the
+    // full-batch solvers choose l2 on a split of the training rows and never read it.
+    Trainer.Data validationData = validation != null
+        ? new Trainer.Data("validation", validationFile.toString(), validation)
+        : request.solver().miniBatch() ? heldoutData : null;
+    Trainer.Data trainData = new Trainer.Data("train", trainFile.toString(), train);
+    Trainer.Data refitData =
+        refit == null ? null : new Trainer.Data("validation", refitFile.toString(), refit);
+    // The heldout rows are scored rows: their labels are checked before the training.
+    TrainingReport report = Trainer.run(request, trainData, validationData, refitData,
+        heldoutData, progress == null ? null : line -> println(progress, line));
+    if (report.diverged()) {
+      String message = report.result().message();
+      if (!report.solver().miniBatch()) {
+        throw new IllegalStateException(
+            "training diverged (" + message + "); no model was written");
+      }
+      double lr = report.learningRate();
+      throw new IllegalStateException("training diverged (" + message + ") at --lr " + lr
+          + "; try a smaller --lr, e.g. " + lr / 4 + "; no model was written");
+    }
+    Task task = report.task();
+    Evaluation eval = Evaluation.of(report.model(), task, heldout, 1000);
+    Map<String, String> meta = train.schema().metadata();
+    Standardization standardization =
+        meta.containsKey(Standardization.KEY_MEAN) ? Standardization.fromMap(meta) : null;
+    TrainingMemory memory = TrainingMemory.forSpec(spec, options.batch(), task.outputs())
+        .withModelBits(request.trainingModelBits());
+    String taskName = task == Task.REGRESSION ? "regression"
+        : report.classes() == 2 ? "binary" : "classification";
+    return new Outcome(spec, standardization, taskName, heldout.rows(), report, eval, memory,
+        validation != null, request.alphaBound(), request.trainingModelBits());
   }
 
   /**
