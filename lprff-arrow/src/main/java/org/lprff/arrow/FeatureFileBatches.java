@@ -68,7 +68,10 @@ import org.lprff.vector.stream.Shuffle;
  * <p>A batch is valid until its iterator advances; starting another epoch ends the current one
  * (its iterator then throws {@link ConcurrentModificationException}), and {@link #close()}
  * invalidates every batch. Not thread-safe: one thread iterates; a batch's features may be read
- * by others.
+ * by others. To train from one file on several threads, open one source per thread (the mapped
+ * pages are shared by the OS; {@code ConcurrentSourcesTest}): epochs run at once on a shared
+ * source usually end in {@link ConcurrentModificationException}, but its generation check is not
+ * a lock, and a race past it has given a wrong model without an exception.
  */
 public final class FeatureFileBatches implements MiniBatchSource, AutoCloseable {
 
