@@ -174,4 +174,63 @@ class LauncherIT {
     assertEquals(2, usage.exitCode());
     assertTrue(usage.err().startsWith("lprff: Missing required option"), usage.err());
   }
+
+  /**
+   * featurize's JVM killed with SIGKILL (destroyForcibly on Linux) while it writes: nothing
+   * appears at the output path; the bytes went to a hidden temporary sibling, which a kill cannot
+   * remove (noted in the README). Three kills at different points of the write, then a run to
+   * the end writes a file info validates.
+   */
+  @Test
+  void aKilledFeaturizeLeavesNothingAtTheOutputPath() throws Exception {
+    Inputs.Table.random(20_000, 16, 3).writeCsv(dir.resolve("big.csv"));
+    Path target = dir.resolve("big.arrow");
+    int killedWhileWriting = 0;
+    for (int kill = 0; kill < 3; kill++) {
+      Process process = new ProcessBuilder(LAUNCHER.toString(), "featurize", "--input",
+          "big.csv", "--sigma", "2", "--features", "4096", "--bits", "8", "--projection",
+          "circulant", "--output", "big.arrow", "--quiet")
+          .directory(dir.toFile())
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .redirectError(ProcessBuilder.Redirect.DISCARD)
+          .start();
+      // Wait until the temporary sibling is being written, then a little more each time.
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+      while (temporaries().isEmpty() && process.isAlive() && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      Thread.sleep(150L * kill);
+      boolean wasWriting = process.isAlive() && !temporaries().isEmpty();
+      // The launcher runs java as its child: kill the JVM that writes, then the script.
+      List<ProcessHandle> jvms = process.descendants().toList();
+      jvms.forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+      assertTrue(process.waitFor(1, TimeUnit.MINUTES), "the killed launcher ended");
+      for (ProcessHandle jvm : jvms) {
+        jvm.onExit().get(1, TimeUnit.MINUTES);
+      }
+      if (wasWriting) {
+        killedWhileWriting++;
+        assertTrue(Files.notExists(target), "kill " + kill + ": " + target + " exists");
+      }
+      for (Path temp : temporaries()) {
+        Files.delete(temp);
+      }
+    }
+    assertTrue(killedWhileWriting >= 1, "no kill landed while featurize was writing");
+    Run whole = run(LAUNCHER, "featurize", "--input", "big.csv", "--sigma", "2", "--features",
+        "4096", "--bits", "8", "--projection", "circulant", "--output", "big.arrow", "--quiet");
+    assertEquals(0, whole.exitCode(), whole.err());
+    Run info = run(LAUNCHER, "info", "big.arrow");
+    assertEquals(0, info.exitCode(), info.err());
+    assertTrue(info.out().contains("rows             20,000"), info.out());
+  }
+
+  /** The hidden temporary siblings of big.arrow in the test directory. */
+  private List<Path> temporaries() throws IOException {
+    try (var files = Files.list(dir)) {
+      return files.filter(p -> p.getFileName().toString().startsWith(".big.arrow.tmp-"))
+          .toList();
+    }
+  }
 }
