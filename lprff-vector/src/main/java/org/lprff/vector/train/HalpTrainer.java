@@ -106,10 +106,7 @@ public final class HalpTrainer {
     this.anchorEpochs = b.anchorEpochs;
     this.listener = b.listener;
     this.clock = b.clock;
-    if ((long) batchSize * outputs > Integer.MAX_VALUE - 16) {
-      throw new IllegalArgumentException(
-          "batchSize * outputs = " + batchSize + " * " + outputs + " exceeds the largest array");
-    }
+    b.batchFloats(); // the run's batch arrays must fit
   }
 
   public static Builder builder(Task task, int features) {

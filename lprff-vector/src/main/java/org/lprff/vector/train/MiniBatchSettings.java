@@ -81,6 +81,16 @@ public abstract sealed class MiniBatchSettings<B extends MiniBatchSettings<B>>
     return self();
   }
 
+  /** batchSize x outputs, the floats of a batch's scores; refuses more than an array holds. */
+  final int batchFloats() {
+    long floats = (long) batchSize * task.outputs();
+    if (floats > Integer.MAX_VALUE - 16) {
+      throw new IllegalArgumentException("batchSize * outputs = " + batchSize + " * "
+          + task.outputs() + " exceeds the largest array");
+    }
+    return (int) floats;
+  }
+
   /** Refuses to build without a schedule, naming the three. */
   final void requireSchedule() {
     if (schedule == null) {

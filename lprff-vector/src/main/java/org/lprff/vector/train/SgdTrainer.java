@@ -60,13 +60,9 @@ public final class SgdTrainer {
     this.schedule = b.schedule;
     this.listener = b.listener;
     this.clock = b.clock;
-    long batchFloats = (long) batchSize * outputs;
-    if (batchFloats > Integer.MAX_VALUE - 16) {
-      throw new IllegalArgumentException(
-          "batchSize * outputs = " + batchSize + " * " + outputs + " exceeds the largest array");
-    }
-    this.scores = new float[(int) batchFloats];
-    this.gradient = new float[(int) batchFloats];
+    int batchFloats = b.batchFloats();
+    this.scores = new float[batchFloats];
+    this.gradient = new float[batchFloats];
     this.gT = new float[features * outputs];
   }
 
