@@ -12,6 +12,7 @@ import java.nio.file.attribute.FileTime;
 import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.lprff.vector.featurize.FeaturizerSpec;
@@ -67,11 +68,16 @@ import org.lprff.vector.stream.Shuffle;
  *
  * <p>A batch is valid until its iterator advances; starting another epoch ends the current one
  * (its iterator then throws {@link ConcurrentModificationException}), and {@link #close()}
- * invalidates every batch. Not thread-safe: one thread iterates; a batch's features may be read
- * by others. To train from one file on several threads, open one source per thread (the mapped
- * pages are shared by the OS; {@code ConcurrentSourcesTest}): epochs run at once on a shared
- * source usually end in {@link ConcurrentModificationException}, but its generation check is not
- * a lock, and a race past it has given a wrong model without an exception.
+ * invalidates every batch. <b>One thread at a time</b>: the thread that starts an epoch iterates
+ * it, and until it closes the epoch ({@code Batches.close()}), another thread's {@link #epoch}
+ * throws {@link IllegalStateException} naming both threads; a batch's features may be read by
+ * others. To train from one file on several threads, open one source per thread (the mapped
+ * pages are shared by the OS; {@code ConcurrentSourcesTest}). Shared sources used to race: the
+ * gather scratch and the reader's batch are the source's, and a run on a shared source once gave
+ * a wrong model without an exception.
+ *
+ * <p><b>Checksums.</b> {@link #verify()} checks every record batch's body against the CRC32C
+ * stored with it ({@link BatchChecksums}).
  */
 public final class FeatureFileBatches implements MiniBatchSource, AutoCloseable {
 
@@ -121,7 +127,11 @@ public final class FeatureFileBatches implements MiniBatchSource, AutoCloseable 
   /** Owns the mapping (mapped path) and the gather scratch (both paths). */
   private final Arena arena;
   private final List<Slices> mapped;
+  /** The whole file mapped (mapped path), for checksums; null on the reader path. */
+  private final MemorySegment mapping;
   private final FeatureFile file;
+  /** The thread whose epoch is open, or null: a source serves one thread at a time. */
+  private final AtomicReference<Thread> reader = new AtomicReference<>();
   /** The file's size and modification time when it was opened (null: unknown). */
   private final FileTime openedModified;
   private MemorySegment gatherFeatures;
@@ -134,7 +144,8 @@ public final class FeatureFileBatches implements MiniBatchSource, AutoCloseable 
 
   private FeatureFileBatches(
       Access access, Path path, IpcFileLayout layout, FeatureSchema schema, Order order,
-      boolean classesFromFloat, Arena arena, List<Slices> mapped, FeatureFile file) {
+      boolean classesFromFloat, Arena arena, List<Slices> mapped, MemorySegment mapping,
+      FeatureFile file) {
     this.access = access;
     this.path = path;
     this.layout = layout;
@@ -144,6 +155,7 @@ public final class FeatureFileBatches implements MiniBatchSource, AutoCloseable 
     this.classesFromFloat = classesFromFloat;
     this.arena = arena;
     this.mapped = mapped;
+    this.mapping = mapping;
     this.file = file;
     this.openedModified = modifiedTime(path);
   }
@@ -225,7 +237,7 @@ public final class FeatureFileBatches implements MiniBatchSource, AutoCloseable 
     try {
       return new FeatureFileBatches(
           Access.READER, file, opened.layout(), opened.featureSchema(), order, classesFromFloat,
-          arena, null, opened);
+          arena, null, null, opened);
     } catch (RuntimeException | Error e) {
       arena.close();
       opened.close();
@@ -252,7 +264,8 @@ public final class FeatureFileBatches implements MiniBatchSource, AutoCloseable 
       MemorySegment mapping = channel.map(FileChannel.MapMode.READ_ONLY, 0, layout.fileSize(), arena);
       List<Slices> slices = slices(file, layout, schema, mapping);
       return new FeatureFileBatches(
-          Access.MAPPED, file, layout, schema, order, classesFromFloat, arena, slices, null);
+          Access.MAPPED, file, layout, schema, order, classesFromFloat, arena, slices, mapping,
+          null);
     } catch (IOException | RuntimeException | Error e) {
       arena.close();
       throw e;
@@ -424,6 +437,27 @@ public final class FeatureFileBatches implements MiniBatchSource, AutoCloseable 
         : Shuffle.permutation(n, seed, epoch, Shuffle.EPOCH_ORDER);
   }
 
+  /**
+   * Checks every record batch's body against the CRC32C stored with it ({@link BatchChecksums}):
+   * one sequential read of the file, through the mapping or positional reads. Training calls it
+   * before the first epoch unless told not to.
+   *
+   * @return how many batches carried a checksum (none in files written before checksums)
+   * @throws BatchChecksums.DamagedBatchException naming the first damaged batch, its rows, its
+   *     bytes and both checksums
+   * @throws IOException if the file cannot be read
+   */
+  public BatchChecksums.Report verify() throws IOException {
+    checkOpen();
+    if (mapping != null) {
+      return BatchChecksums.verify(path, layout.batches(), BatchChecksums.Bodies.of(mapping));
+    }
+    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+      return BatchChecksums.verify(
+          path, layout.batches(), BatchChecksums.Bodies.of(path, channel));
+    }
+  }
+
   // ---- epochs
 
   /**
@@ -432,12 +466,21 @@ public final class FeatureFileBatches implements MiniBatchSource, AutoCloseable 
    * {@link UncheckedIOException} from {@code hasNext()} or {@code next()}.
    *
    * @throws IllegalArgumentException if epoch < 0 or batchSize < 1
-   * @throws IllegalStateException if the source is closed
+   * @throws IllegalStateException if the source is closed, or another thread's epoch is open
+   *     (a source serves one thread at a time; open one per thread)
    */
   @Override
   public Batches epoch(int epoch, int batchSize, long seed) {
     checkOpen();
     MiniBatchSource.checkEpoch(epoch, batchSize);
+    Thread me = Thread.currentThread();
+    if (!reader.compareAndSet(null, me) && reader.get() != me) {
+      Thread other = reader.get();
+      throw new IllegalStateException("feature file batches of " + path + " are being read by"
+          + " thread \"" + (other == null ? "?" : other.getName()) + "\"; thread \""
+          + me.getName() + "\" cannot start an epoch until that one is closed. A source serves"
+          + " one thread at a time: open one per thread (the mapped pages are shared).");
+    }
     int myGeneration = ++generation;
     featureBytesRead = 0;
     otherBytesRead = 0;
@@ -485,12 +528,24 @@ public final class FeatureFileBatches implements MiniBatchSource, AutoCloseable 
       this.ids = schema.hasRowIds() ? new long[batchSize] : null;
     }
 
+    /** Ends the epoch and lets another thread start one. */
+    @Override
+    public void close() {
+      if (generation == myGeneration) {
+        reader.compareAndSet(Thread.currentThread(), null);
+      }
+    }
+
     @Override
     public boolean hasNext() {
       checkOpen();
       if (generation != myGeneration) {
         throw new ConcurrentModificationException(
             "epoch " + epoch + " ended: another epoch was started on " + path);
+      }
+      if (reader.get() != Thread.currentThread()) {
+        throw new IllegalStateException("epoch " + epoch + " of " + path + " was started by"
+            + " another thread or closed; one thread iterates an epoch");
       }
       while (position < batchOrder.length
           && consumed >= layout.batches().get(batchOrder[position]).rows()) {

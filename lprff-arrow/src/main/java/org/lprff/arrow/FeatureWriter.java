@@ -15,20 +15,18 @@ import org.apache.arrow.vector.BufferLayout;
 import org.apache.arrow.vector.TypeLayout;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
-import org.apache.arrow.vector.dictionary.DictionaryProvider;
-import org.apache.arrow.vector.ipc.ArrowFileWriter;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
-import org.apache.arrow.vector.ipc.ArrowWriter;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.lprff.arrow.input.RowBatch;
 import org.lprff.arrow.input.RowBatches;
 import org.lprff.vector.featurize.Featurizer;
 
 /**
  * Featurizes raw rows into record batches of a {@link FeatureSchema} and writes them as an Arrow
- * IPC file or stream, atomically.
+ * IPC file or stream, atomically, each record batch with the CRC32C of its body ({@link
+ * BatchChecksums}).
  *
  * <p><b>Atomic output.</b> Bytes go to a hidden sibling of the target, {@code
  * .<name>.tmp-<random>}, which {@link #finish()} forces to disk and renames onto the target
@@ -87,8 +85,7 @@ public final class FeatureWriter implements AutoCloseable {
   private final long totalRows;
   private final FeatureBatch batch;
   private final FileChannel channel;
-  private final ArrowWriter arrow;
-  private final RecordBatchSink sink;
+  private final IpcWriter ipc;
   private State state = State.OPEN;
   private long rowsWritten;
   private int recordBatches;
@@ -107,17 +104,11 @@ public final class FeatureWriter implements AutoCloseable {
       AtomicWrite.Temp opening = AtomicWrite.open(target);
       tempPath = opening.path();
       opened = opening.channel();
-      DictionaryProvider none = new DictionaryProvider.MapDictionaryProvider();
-      if (format == Format.FILE) {
-        FileSink file = new FileSink(batch.root(), none, opened);
-        this.arrow = file;
-        this.sink = file;
-      } else {
-        StreamSink stream = new StreamSink(batch.root(), none, opened);
-        this.arrow = stream;
-        this.sink = stream;
-      }
-      arrow.start();
+      Schema arrowSchema = batch.root().getSchema();
+      this.ipc = format == Format.FILE
+          ? IpcWriter.file(arrowSchema, opened)
+          : IpcWriter.stream(arrowSchema, opened);
+      ipc.start();
     } catch (IOException | RuntimeException | Error e) {
       cleanUp(e, opened, tempPath);
       batch.close();
@@ -345,7 +336,7 @@ public final class FeatureWriter implements AutoCloseable {
     VectorSchemaRoot root = batch.root();
     try (ArrowRecordBatch full = new VectorUnloader(root).getRecordBatch();
         ArrowRecordBatch lean = withoutValidity(full, root)) {
-      sink.write(lean);
+      ipc.write(lean);
     }
     recordBatches++;
     rowsWritten += batch.rows();
@@ -363,9 +354,9 @@ public final class FeatureWriter implements AutoCloseable {
     checkOpen();
     try {
       flush();
-      arrow.end();
+      ipc.end();
       channel.force(true);
-      arrow.close(); // closes the channel
+      channel.close();
       AtomicWrite.moveOnto(temp, target);
       state = State.FINISHED;
       batch.close();
@@ -406,33 +397,6 @@ public final class FeatureWriter implements AutoCloseable {
     }
     for (Field child : field.getChildren()) {
       dropValidity(child, nodes, buffers, position, allocator);
-    }
-  }
-
-  /** Arrow's writers write a record batch built here through their protected method. */
-  private interface RecordBatchSink {
-    void write(ArrowRecordBatch batch) throws IOException;
-  }
-
-  private static final class FileSink extends ArrowFileWriter implements RecordBatchSink {
-    FileSink(VectorSchemaRoot root, DictionaryProvider provider, FileChannel out) {
-      super(root, provider, out);
-    }
-
-    @Override
-    public void write(ArrowRecordBatch batch) throws IOException {
-      writeRecordBatch(batch);
-    }
-  }
-
-  private static final class StreamSink extends ArrowStreamWriter implements RecordBatchSink {
-    StreamSink(VectorSchemaRoot root, DictionaryProvider provider, FileChannel out) {
-      super(root, provider, out);
-    }
-
-    @Override
-    public void write(ArrowRecordBatch batch) throws IOException {
-      writeRecordBatch(batch);
     }
   }
 

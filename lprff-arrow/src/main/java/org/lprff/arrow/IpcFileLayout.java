@@ -46,11 +46,14 @@ final class IpcFileLayout {
   /**
    * One record batch: body bytes [bodyOffset, bodyOffset + bodyLength) of the file; buffer k at
    * file offset {@code bodyOffset + bufferOffsets[k]}, {@code bufferLengths[k]} bytes; node j
-   * (depth-first field order) has {@code nodeLengths[j]} values and {@code nullCounts[j]} nulls.
+   * (depth-first field order) has {@code nodeLengths[j]} values and {@code nullCounts[j]} nulls;
+   * {@code checksum} is the CRC32C of the body stored in the message ({@link BatchChecksums}), or
+   * -1 for a batch written without one.
    */
   record Batch(
       long bodyOffset,
       long bodyLength,
+      long checksum,
       int rows,
       boolean compressed,
       long[] bufferOffsets,
@@ -141,7 +144,8 @@ final class IpcFileLayout {
     // record batch's metadata. Walking the stream (metadata only, bodies skipped) and requiring
     // the footer to agree catches a corrupted footer that still parses (e.g. as zero batches).
     long position = HEADER_BYTES;
-    Encapsulated first = message(path, channel, position, footerStart, "the schema message");
+    Encapsulated first = message(path, channel, position, footerStart, "the footer",
+        "the schema message");
     if (first == null || first.message().headerType() != MessageHeader.Schema) {
       throw corrupt(path, "its stream does not start with a schema message", null);
     }
@@ -154,7 +158,7 @@ final class IpcFileLayout {
     List<Batch> batches = new ArrayList<>();
     while (position < footerStart) {
       String what = "record batch " + batches.size();
-      Encapsulated next = message(path, channel, position, footerStart, what);
+      Encapsulated next = message(path, channel, position, footerStart, "the footer", what);
       if (next == null) {
         break; // end-of-stream marker
       }
@@ -183,22 +187,24 @@ final class IpcFileLayout {
   }
 
   /** An encapsulated message: its flatbuffer and the bytes of prefix, flatbuffer and padding. */
-  private record Encapsulated(Message message, int metadataLength) {}
+  record Encapsulated(Message message, int metadataLength) {}
 
   /**
-   * The encapsulated message at {@code position}: 0xFFFFFFFF, int32 length, flatbuffer (or the
-   * pre-1.0 form without 0xFFFFFFFF); null for the end-of-stream marker (length 0).
+   * The encapsulated message at {@code position}, which must end by byte {@code end} (named
+   * {@code endName} in messages): 0xFFFFFFFF, int32 length, flatbuffer (or the pre-1.0 form
+   * without 0xFFFFFFFF); null for the end-of-stream marker (length 0).
    */
-  private static Encapsulated message(
-      Path path, FileChannel channel, long position, long end, String what) throws IOException {
+  static Encapsulated message(
+      Path path, FileChannel channel, long position, long end, String endName, String what)
+      throws IOException {
     if (position > end - 4) {
-      throw corrupt(path, what + " at byte " + position + " runs into the footer", null);
+      throw corrupt(path, what + " at byte " + position + " runs into " + endName, null);
     }
     int prefix = 4;
     int length = readFully(path, channel, position, 4).getInt(0);
     if (length == CONTINUATION) {
       if (position > end - 8) {
-        throw corrupt(path, what + " at byte " + position + " runs into the footer", null);
+        throw corrupt(path, what + " at byte " + position + " runs into " + endName, null);
       }
       prefix = 8;
       length = readFully(path, channel, position + 4, 4).getInt(0);
@@ -208,7 +214,7 @@ final class IpcFileLayout {
     }
     if (length < 0 || length > end - position - prefix) {
       throw corrupt(path, what + " at byte " + position + " has a message of " + length
-          + " bytes, past the footer at byte " + end, null);
+          + " bytes, past " + endName + " at byte " + end, null);
     }
     ByteBuffer bytes = readFully(path, channel, position + prefix, length);
     return new Encapsulated(Message.getRootAsMessage(bytes), prefix + length);
@@ -258,7 +264,8 @@ final class IpcFileLayout {
       bufferLengths[k] = bytes;
     }
     return new Batch(
-        bodyOffset, bodyLength, (int) rows, header.compression() != null,
+        bodyOffset, bodyLength, BatchChecksums.stored(path, what, message), (int) rows,
+        header.compression() != null,
         bufferOffsets, bufferLengths, nodeLengths, nullCounts);
   }
 

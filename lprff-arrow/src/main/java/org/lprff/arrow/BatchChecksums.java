@@ -1,0 +1,289 @@
+package org.lprff.arrow;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.zip.CRC32C;
+import org.apache.arrow.flatbuf.KeyValue;
+import org.apache.arrow.flatbuf.Message;
+import org.apache.arrow.flatbuf.MessageHeader;
+import org.apache.arrow.flatbuf.RecordBatch;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.ipc.message.ArrowBuffer;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+
+/**
+ * Per record batch checksums: every record batch message {@link FeatureWriter} writes carries, in
+ * its custom metadata under {@value #KEY}, the CRC32C of its body (the bytes after the message's
+ * metadata: every buffer and the zero padding between them, {@code bodyLength} bytes) as 8
+ * lowercase hex digits. Arrow IPC itself has no checksums, so damage inside a body (a flipped
+ * bit on disk or in a copy) would otherwise be read as valid features.
+ *
+ * <p>The body is what a reader maps and trains on; the metadata (buffer offsets, lengths, row
+ * counts) is already checked structurally by {@link IpcFileLayout}. Files written before
+ * checksums have none and stay readable: a {@link Report} says how many batches carried one.
+ *
+ * <p>CRC32C runs at memory speed (the JDK's intrinsic); the cost of writing and of verifying is
+ * measured in the README's "Reliability" section.
+ */
+public final class BatchChecksums {
+
+  /** The custom metadata key of a record batch message holding its body's CRC32C. */
+  public static final String KEY = "lprff.body_crc32c";
+
+  /** Bytes read per positional read when verifying through a channel. */
+  private static final int CHUNK = 1 << 20;
+  private static final byte[] ZEROS = new byte[64];
+
+  /**
+   * What a verification found: all batches intact ({@link #checked()} of {@link
+   * #recordBatches()} carried a checksum and matched it).
+   *
+   * @param file the file
+   * @param recordBatches record batches in the file
+   * @param checked batches whose body matched their stored checksum
+   * @param bytes body bytes read
+   */
+  public record Report(Path file, int recordBatches, int checked, long bytes) {
+
+    /** True when every record batch carried a checksum (a file written by this version). */
+    public boolean complete() {
+      return checked == recordBatches;
+    }
+  }
+
+  /**
+   * A record batch whose body does not match its stored checksum.
+   */
+  public static final class DamagedBatchException extends IOException {
+    private static final long serialVersionUID = 1L;
+    private final int batch;
+
+    DamagedBatchException(String message, int batch) {
+      super(message);
+      this.batch = batch;
+    }
+
+    /** The index of the first damaged record batch. */
+    public int batch() {
+      return batch;
+    }
+  }
+
+  private BatchChecksums() {}
+
+  /** {@code crc} as written: 8 lowercase hex digits. */
+  static String format(int crc) {
+    return HexFormat.of().toHexDigits(crc);
+  }
+
+  /**
+   * The checksum stored in a record batch message, as an unsigned value, or -1 if it has none.
+   *
+   * @throws IOException naming the file and batch if the value is not 8 hex digits
+   */
+  static long stored(Path path, String what, Message message) throws IOException {
+    for (int i = 0; i < message.customMetadataLength(); i++) {
+      KeyValue pair = message.customMetadata(i);
+      if (KEY.equals(pair.key())) {
+        String value = pair.value();
+        if (value == null || value.length() != 8 || !isHex(value)) {
+          throw IpcFileLayout.corrupt(path, what + " has " + KEY + " = \"" + value
+              + "\", expected 8 hex digits", null);
+        }
+        return Long.parseLong(value, 16);
+      }
+    }
+    return -1;
+  }
+
+  private static boolean isHex(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      if (Character.digit(value.charAt(i), 16) < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The CRC32C of {@code batch}'s body as {@code MessageSerializer.writeBatchBuffers} lays it
+   * out: each buffer at its layout offset, zeros before it, zeros to the 8-byte aligned end.
+   */
+  static int body(ArrowRecordBatch batch) {
+    CRC32C crc = new CRC32C();
+    List<ArrowBuf> buffers = batch.getBuffers();
+    List<ArrowBuffer> layout = batch.getBuffersLayout();
+    long position = 0;
+    for (int i = 0; i < buffers.size(); i++) {
+      position = zeros(crc, position, layout.get(i).getOffset());
+      ArrowBuf buffer = buffers.get(i);
+      long size = layout.get(i).getSize();
+      for (long done = 0; done < size; ) {
+        int take = (int) Math.min(size - done, 1 << 30);
+        crc.update(buffer.nioBuffer(done, take));
+        done += take;
+      }
+      position += size;
+    }
+    zeros(crc, position, batch.computeBodyLength());
+    return (int) crc.getValue();
+  }
+
+  private static long zeros(CRC32C crc, long from, long to) {
+    for (long at = from; at < to; ) {
+      int take = (int) Math.min(to - at, ZEROS.length);
+      crc.update(ZEROS, 0, take);
+      at += take;
+    }
+    return Math.max(from, to);
+  }
+
+  /** Where body bytes come from: a mapping or positional reads. */
+  interface Bodies {
+    /** Adds bytes [offset, offset + length) of the file to {@code crc}. */
+    void update(CRC32C crc, long offset, long length) throws IOException;
+
+    static Bodies of(MemorySegment mapping) {
+      return (crc, offset, length) -> {
+        for (long done = 0; done < length; ) {
+          long take = Math.min(length - done, 1 << 30);
+          crc.update(mapping.asSlice(offset + done, take).asByteBuffer());
+          done += take;
+        }
+      };
+    }
+
+    static Bodies of(Path path, FileChannel channel) {
+      ByteBuffer buffer = ByteBuffer.allocateDirect(CHUNK);
+      return (crc, offset, length) -> {
+        for (long done = 0; done < length; ) {
+          buffer.clear().limit((int) Math.min(length - done, CHUNK));
+          while (buffer.hasRemaining()) {
+            if (channel.read(buffer, offset + done + buffer.position()) < 0) {
+              throw IpcFileLayout.corrupt(path, "it ends at byte " + channel.size()
+                  + ", inside a record batch body that runs to byte " + (offset + length), null);
+            }
+          }
+          crc.update(buffer.flip());
+          done += buffer.limit();
+        }
+      };
+    }
+  }
+
+  /**
+   * Checks every record batch of {@code batches} that carries a checksum, in file order.
+   *
+   * @throws DamagedBatchException naming the file, the first damaged batch, its rows and bytes,
+   *     both checksums and the fix
+   * @throws IOException if the bytes cannot be read
+   */
+  static Report verify(Path path, List<IpcFileLayout.Batch> batches, Bodies bodies)
+      throws IOException {
+    CRC32C crc = new CRC32C();
+    int checked = 0;
+    long bytes = 0;
+    long firstRow = 0;
+    for (int i = 0; i < batches.size(); i++) {
+      IpcFileLayout.Batch batch = batches.get(i);
+      if (batch.checksum() >= 0) {
+        crc.reset();
+        bodies.update(crc, batch.bodyOffset(), batch.bodyLength());
+        if (crc.getValue() != batch.checksum()) {
+          throw new DamagedBatchException("file " + path + ": record batch " + i + " (rows "
+              + firstRow + " to " + (firstRow + batch.rows() - 1) + ", body bytes "
+              + batch.bodyOffset() + " to " + (batch.bodyOffset() + batch.bodyLength())
+              + ") fails its CRC32C check: stored " + format((int) batch.checksum())
+              + ", computed " + format((int) crc.getValue()) + ". The file was damaged after it"
+              + " was written; featurize it again or restore a copy.", i);
+        }
+        checked++;
+        bytes += batch.bodyLength();
+      }
+      firstRow += batch.rows();
+    }
+    return new Report(path, batches.size(), checked, bytes);
+  }
+
+  /**
+   * Verifies every record batch of the feature file or stream at {@code file}: its structure (as
+   * {@link FeatureFile#open} does for a file; a stream is walked to its end-of-stream marker)
+   * and every stored checksum.
+   *
+   * @throws DamagedBatchException naming the first damaged batch
+   * @throws IOException naming the file if it is missing, unreadable or not a well-formed Arrow
+   *     IPC file or stream
+   */
+  public static Report verify(Path file) throws IOException {
+    if (file == null) {
+      throw new IllegalArgumentException("file is null");
+    }
+    if (!Files.exists(file)) {
+      throw new NoSuchFileException(file.toString());
+    }
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      Bodies bodies = Bodies.of(file, channel);
+      ByteBuffer head = ByteBuffer.allocate(6);
+      channel.read(head, 0);
+      if (new String(head.array(), 0, head.position(), StandardCharsets.US_ASCII)
+          .equals("ARROW1")) {
+        return verify(file, IpcFileLayout.read(file, channel).batches(), bodies);
+      }
+      return verify(file, streamBatches(file, channel), bodies);
+    }
+  }
+
+  /** Every record batch of an IPC stream (offsets, rows, checksums), walked to its end. */
+  private static List<IpcFileLayout.Batch> streamBatches(Path path, FileChannel channel)
+      throws IOException {
+    long size = channel.size();
+    String end = "the end of the file";
+    try {
+      IpcFileLayout.Encapsulated schema =
+          IpcFileLayout.message(path, channel, 0, size, end, "the schema message");
+      if (schema == null || schema.message().headerType() != MessageHeader.Schema) {
+        throw IpcFileLayout.corrupt(path, "it is neither an Arrow IPC file (ARROW1) nor a"
+            + " stream starting with a schema message", null);
+      }
+      long position = schema.metadataLength() + schema.message().bodyLength();
+      List<IpcFileLayout.Batch> batches = new ArrayList<>();
+      while (true) {
+        String what = "record batch " + batches.size();
+        IpcFileLayout.Encapsulated next =
+            IpcFileLayout.message(path, channel, position, size, end, what);
+        if (next == null) {
+          return batches;
+        }
+        long bodyLength = next.message().bodyLength();
+        long bodyOffset = position + next.metadataLength();
+        if (bodyLength < 0 || bodyLength > size - bodyOffset) {
+          throw IpcFileLayout.corrupt(path, what + " at byte " + position + " has a body of "
+              + bodyLength + " bytes, past the end of the file at byte " + size, null);
+        }
+        if (next.message().headerType() == MessageHeader.RecordBatch) {
+          RecordBatch header = (RecordBatch) next.message().header(new RecordBatch());
+          long rows = header == null ? -1 : header.length();
+          if (rows < 0 || rows > Integer.MAX_VALUE) {
+            throw IpcFileLayout.corrupt(path, what + " has " + rows + " rows", null);
+          }
+          batches.add(new IpcFileLayout.Batch(bodyOffset, bodyLength,
+              stored(path, what, next.message()), (int) rows, false,
+              new long[0], new long[0], new long[0], new long[0]));
+        }
+        position = bodyOffset + bodyLength;
+      }
+    } catch (RuntimeException e) {
+      throw IpcFileLayout.corrupt(path, "unreadable metadata (" + e + ")", e);
+    }
+  }
+}
