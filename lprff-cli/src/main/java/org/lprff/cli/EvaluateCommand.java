@@ -11,6 +11,8 @@ import org.lprff.arrow.LabelType;
 import org.lprff.arrow.FeatureFileBatches.Order;
 import org.lprff.arrow.ModelFile;
 import org.lprff.cli.options.JsonOption;
+import org.lprff.cli.options.VerifyOption;
+import org.lprff.cli.workflow.ChecksumPass;
 import org.lprff.cli.options.ModelOption;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Json;
@@ -49,6 +51,8 @@ final class EvaluateCommand implements Callable<Integer> {
 
   @Mixin JsonOption json;
 
+  @Mixin VerifyOption verify;
+
   @Override
   public Integer call() throws IOException {
     ModelFile.Model m = model.read();
@@ -70,6 +74,9 @@ final class EvaluateCommand implements Callable<Integer> {
       if (!classification && source.labelType() == LabelType.CLASSES) {
         throw new IllegalArgumentException(data + " has Int32 class labels, but the model "
             + model.path + " is a regression model");
+      }
+      if (verify.enabled()) {
+        ChecksumPass.verify(source);
       }
       try {
         e = Evaluation.of(m.weights(), task, source, 1000);

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.lprff.arrow.BatchChecksums;
 import org.lprff.arrow.FeatureSchema;
 import org.lprff.arrow.FeatureWriter;
 import org.lprff.arrow.LabelType;
@@ -25,6 +26,7 @@ import org.lprff.vector.featurize.FeaturizerSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -44,20 +46,53 @@ final class InfoCommand implements Callable<Integer> {
 
   @Mixin JsonOption json;
 
+  @Option(names = "--verify",
+      description = "Also read every record batch and check it against its CRC32C checksum;"
+          + " a damaged batch is an error naming it (exit 1).")
+  boolean verify;
+
   @Override
   public Integer call() throws IOException {
     FeatureFileInfo info;
     try (BufferAllocator allocator = new RootAllocator()) {
       info = FeatureFileInfo.read(file, allocator);
     }
+    BatchChecksums.Report checked = verify ? BatchChecksums.verify(file) : null;
     PrintWriter out = command.commandLine().getOut();
-    out.println(json.enabled ? Json.write(toJson(info)) : toText(info));
+    if (json.enabled) {
+      Map<String, Object> o = toJson(info);
+      o.put("checksums", checked == null ? null : checksumsJson(checked));
+      out.println(Json.write(o));
+    } else {
+      out.println(toText(info, checked));
+    }
     out.flush();
     return 0;
   }
 
-  /** The text form: one "name  value" line per property. */
-  static String toText(FeatureFileInfo info) {
+  /** What {@code --verify} found, for the text form. */
+  static String checksumsText(BatchChecksums.Report report) {
+    if (report.checked() == 0) {
+      return "none stored (written without checksums, e.g. before lprff stored them):"
+          + " nothing to verify";
+    }
+    return "verified: " + Human.count(report.checked()) + " of "
+        + Human.count(report.recordBatches()) + " record batches intact (CRC32C of "
+        + Human.bytes(report.bytes()) + ")"
+        + (report.complete() ? "" : "; the others have no checksum");
+  }
+
+  private static Map<String, Object> checksumsJson(BatchChecksums.Report report) {
+    Map<String, Object> o = Json.object();
+    o.put("algorithm", "crc32c");
+    o.put("record_batches", report.recordBatches());
+    o.put("verified", report.checked());
+    o.put("bytes", report.bytes());
+    return o;
+  }
+
+  /** The text form: one "name  value" line per property ({@code checked}: --verify's, or null). */
+  static String toText(FeatureFileInfo info, BatchChecksums.Report checked) {
     FeatureSchema schema = info.schema();
     FeaturizerSpec spec = schema.spec();
     List<String[]> rows = new ArrayList<>();
@@ -104,6 +139,9 @@ final class InfoCommand implements Callable<Integer> {
     rows.add(row("standardization", s == null
         ? "none"
         : s.size() + " columns: " + String.join(", ", s.columns())));
+    if (checked != null) {
+      rows.add(row("checksums", checksumsText(checked)));
+    }
     int width = rows.stream().mapToInt(r -> r[0].length()).max().orElse(0);
     StringBuilder text = new StringBuilder();
     for (String[] r : rows) {

@@ -14,6 +14,7 @@ import org.lprff.cli.options.RedrawOptions;
 import org.lprff.vector.train.Solver;
 import org.lprff.cli.options.TrainingConfig;
 import org.lprff.cli.options.TrainingOptions;
+import org.lprff.cli.options.VerifyOption;
 import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.Json;
 import org.lprff.cli.output.Version;
@@ -107,6 +108,8 @@ final class TrainCommand implements Callable<Integer> {
 
   @Mixin QuietOption quiet;
 
+  @Mixin VerifyOption verify;
+
   @Override
   public Integer call() throws IOException {
     return Failures.usageErrors(command, this::train);
@@ -137,7 +140,8 @@ final class TrainCommand implements Callable<Integer> {
       }
     }
     PrintWriter err = command.commandLine().getErr();
-    TrainingConfig options = training.config(classification, l2, schedule, classes);
+    TrainingConfig options =
+        training.config(classification, l2, schedule, classes).withVerify(verify.enabled());
     PrintWriter progress = quiet.enabled ? null : err;
     Training.Outcome outcome = redraw.enabled
         ? RedrawTraining.run(train, validation, heldout, redraw, options, progress)

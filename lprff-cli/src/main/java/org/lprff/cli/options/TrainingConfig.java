@@ -23,11 +23,12 @@ import org.lprff.vector.train.TrainingRequest.ScheduleKind;
  * @param loss the loss ({@code --loss}), or null for the task's
  * @param modelBits the model bits of {@code --solver halp} (8 or 16)
  * @param halpMu mu of {@code --solver halp}
+ * @param verify check the feature files' checksums before training (unless {@code --no-verify})
  */
 public record TrainingConfig(
     boolean classification, int epochs, Double lr, int batch, List<Double> l2s, String schedule,
     long seed, Solver solver, Integer classes, Double alphaBound, LossKind loss, int modelBits,
-    double halpMu) {
+    double halpMu, boolean verify) {
 
   public TrainingConfig {
     l2s = l2s == null ? null : List.copyOf(l2s);
@@ -41,6 +42,20 @@ public record TrainingConfig(
     } catch (IllegalArgumentException e) {
       throw new UsageException("--" + e.getMessage()); // "solver ...", "l2 ...": the options
     }
+  }
+
+  /** A configuration that verifies the files' checksums. */
+  public TrainingConfig(boolean classification, int epochs, Double lr, int batch,
+      List<Double> l2s, String schedule, long seed, Solver solver, Integer classes,
+      Double alphaBound, LossKind loss, int modelBits, double halpMu) {
+    this(classification, epochs, lr, batch, l2s, schedule, seed, solver, classes, alphaBound,
+        loss, modelBits, halpMu, true);
+  }
+
+  /** This configuration with the checksum pass on or off. */
+  public TrainingConfig withVerify(boolean on) {
+    return new TrainingConfig(classification, epochs, lr, batch, l2s, schedule, seed, solver,
+        classes, alphaBound, loss, modelBits, halpMu, on);
   }
 
   /**

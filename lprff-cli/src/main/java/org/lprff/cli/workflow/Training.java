@@ -308,6 +308,12 @@ public final class Training {
       PrintWriter progress) throws IOException {
     boolean classification = options.classification();
     FeaturizerSpec spec = train.spec();
+    if (options.verify()) {
+      String verified = ChecksumPass.verify(train, validation, refit, heldout);
+      if (progress != null) {
+        println(progress, verified);
+      }
+    }
     checkLabels(trainFile, train.labelType(), classification);
     requireLike(heldout, heldoutFile, "heldout", spec, trainFile, classification);
     if (validation != null) {
