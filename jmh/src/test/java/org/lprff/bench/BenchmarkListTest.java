@@ -37,7 +37,10 @@ class BenchmarkListTest {
             "DenseProjectionBenchmark",
             "StructuredProjectionBenchmark",
             "FeaturizerBenchmark",
-            "MachineLimitsBenchmark")) {
+            "MachineLimitsBenchmark",
+            "TrainingBenchmark",
+            "OnTheFlyEpochBenchmark",
+            "ChecksumCostBenchmark")) {
       assertTrue(
           Pattern.compile("\\borg\\.lprff\\.bench\\." + benchmark + "\\b").matcher(list).find(),
           benchmark + " is not in the generated benchmark list");
