@@ -61,21 +61,27 @@ public final class BatchChecksums {
     }
   }
 
-  /**
-   * A record batch whose body does not match its stored checksum.
-   */
+  /** A record batch whose body does not match its stored checksum. */
   public static final class DamagedBatchException extends IOException {
     private static final long serialVersionUID = 1L;
     private final int batch;
+    private final String detail;
 
-    DamagedBatchException(String message, int batch) {
-      super(message);
+    DamagedBatchException(Path file, String detail, int batch) {
+      super("file " + file + ": " + detail + ". The file was damaged after it was written;"
+          + " featurize it again or restore a copy.");
       this.batch = batch;
+      this.detail = detail;
     }
 
     /** The index of the first damaged record batch. */
     public int batch() {
       return batch;
+    }
+
+    /** Which batch, its rows and bytes, and both checksums, without the file and the fix. */
+    public String detail() {
+      return detail;
     }
   }
 
@@ -200,12 +206,11 @@ public final class BatchChecksums {
         crc.reset();
         bodies.update(crc, batch.bodyOffset(), batch.bodyLength());
         if (crc.getValue() != batch.checksum()) {
-          throw new DamagedBatchException("file " + path + ": record batch " + i + " (rows "
-              + firstRow + " to " + (firstRow + batch.rows() - 1) + ", body bytes "
-              + batch.bodyOffset() + " to " + (batch.bodyOffset() + batch.bodyLength())
-              + ") fails its CRC32C check: stored " + format((int) batch.checksum())
-              + ", computed " + format((int) crc.getValue()) + ". The file was damaged after it"
-              + " was written; featurize it again or restore a copy.", i);
+          throw new DamagedBatchException(path, "record batch " + i + " (rows " + firstRow
+              + " to " + (firstRow + batch.rows() - 1) + ", body bytes " + batch.bodyOffset()
+              + " to " + (batch.bodyOffset() + batch.bodyLength()) + ") fails its CRC32C check:"
+              + " stored " + format((int) batch.checksum()) + ", computed "
+              + format((int) crc.getValue()), i);
         }
         checked++;
         bytes += batch.bodyLength();

@@ -16,8 +16,9 @@ import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
-import org.apache.arrow.vector.ipc.ArrowFileWriter;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -144,11 +145,12 @@ public final class ModelFile {
       }
       values.setValueCount(c * m);
       root.setRowCount(c);
-      try (ArrowFileWriter writer = new ArrowFileWriter(root, null, temp.channel())) {
-        writer.start();
-        writer.writeBatch();
-        writer.end();
-        temp.channel().force(true);
+      // The same framing as feature files: the batch carries its body's CRC32C.
+      IpcWriter ipc = IpcWriter.file(root.getSchema(), temp.channel());
+      try (ArrowRecordBatch batch = new VectorUnloader(root).getRecordBatch()) {
+        ipc.start();
+        ipc.write(batch);
+        ipc.end();
       }
       temp.commit();
     } catch (IOException | RuntimeException | Error e) {
@@ -168,7 +170,7 @@ public final class ModelFile {
   }
 
   /**
-   * Reads and validates a model file.
+   * Reads and validates a model file, its weights checked against the CRC32C stored with them.
    *
    * @throws IOException naming the file if it is unreadable, not an Arrow IPC file, truncated, or
    *     not a valid lprff model (the message says what is wrong)
@@ -260,6 +262,15 @@ public final class ModelFile {
       if (seen.size() != outputs) {
         throw corrupt(file, "has weights for " + seen.size() + " outputs, expected " + outputs,
             null);
+      }
+      // The weights' bytes against the CRC32C written with them (models written before have none).
+      try {
+        BatchChecksums.verify(file);
+      } catch (BatchChecksums.DamagedBatchException e) {
+        throw corrupt(file, "damaged after it was written: " + e.detail()
+            + "; train it again or restore a copy", e);
+      } catch (IOException e) {
+        throw corrupt(file, "unreadable for its checksum (" + e.getMessage() + ")", e);
       }
       Map<String, String> training = new LinkedHashMap<>();
       meta.forEach((k, v) -> {

@@ -7,12 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lprff.arrow.input.Standardization;
@@ -82,6 +88,48 @@ class ModelFileTest {
     }
     IOException e = assertThrows(IOException.class, () -> ModelFile.read(dir.resolve("none")));
     assertTrue(e.getMessage().contains("no such model file"), e.getMessage());
+  }
+
+  @Test
+  void aFlippedWeightBitIsRefusedAndModelsWithoutChecksumsStillRead() throws IOException {
+    ModelFile.Model written = model(8, 3, true);
+    Path file = dir.resolve("m.lprff");
+    ModelFile.write(file, written);
+    byte[] bytes = Files.readAllBytes(file);
+    // A weight inside the body: the first float of the weights whose bits equal weightsT[5]'s.
+    int bits = Float.floatToRawIntBits(written.weights().weightsT()[5]);
+    int at = -1;
+    for (int i = 0; i + 4 <= bytes.length && at < 0; i++) {
+      if ((bytes[i] & 0xff | (bytes[i + 1] & 0xff) << 8 | (bytes[i + 2] & 0xff) << 16
+          | (bytes[i + 3] & 0xff) << 24) == bits) {
+        at = i;
+      }
+    }
+    assertTrue(at > 0, "weight 5 is in the file");
+    bytes[at] ^= 1; // a last-bit change of one weight: a valid float, only the checksum sees it
+    Path damaged = dir.resolve("damaged.lprff");
+    Files.write(damaged, bytes);
+    IOException e = assertThrows(IOException.class, () -> ModelFile.read(damaged));
+    assertTrue(e.getMessage().startsWith(damaged + ": damaged after it was written: record batch 0"),
+        e.getMessage());
+    assertTrue(e.getMessage().contains("fails its CRC32C check"), e.getMessage());
+
+    // Written by Arrow's own writer, as models were before checksums: read as before.
+    Path old = dir.resolve("old.lprff");
+    try (BufferAllocator allocator = new RootAllocator();
+        FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
+        ArrowFileReader reader = new ArrowFileReader(in, allocator);
+        FileChannel out = FileChannel.open(old, StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.WRITE);
+        ArrowFileWriter writer = new ArrowFileWriter(reader.getVectorSchemaRoot(), null, out)) {
+      writer.start();
+      while (reader.loadNextBatch()) {
+        writer.writeBatch();
+      }
+      writer.end();
+    }
+    assertEquals(0, BatchChecksums.verify(old).checked());
+    assertArrayEquals(written.weights().weightsT(), ModelFile.read(old).weights().weightsT());
   }
 
   @Test
