@@ -1,20 +1,9 @@
 package org.lprff.bench;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
-import org.lprff.vector.codec.Quantizer;
-import org.lprff.vector.featurize.Featurizer;
-import org.lprff.vector.featurize.FeaturizerSpec;
-import org.lprff.vector.kernel.KernelFunction;
-import org.lprff.vector.stream.FeatureRows;
-import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.train.LinearModel;
-import org.lprff.vector.train.Schedule;
-import org.lprff.vector.train.SgdTrainer;
-import org.lprff.vector.train.Task;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -51,54 +40,31 @@ public class ChecksumCostBenchmark {
   public int m;
 
   private static final int ROWS = 8192;
-  private static final int D = 9;
-
-  private Featurizer featurizer;
-  private float[] x;
-  private MemorySegment out;
-  private InMemoryBatches stored;
-  private SgdTrainer trainer;
+  private DiamondsShapedRows data;
   private final CRC32C crc = new CRC32C();
 
   @Setup
   public void setUp() {
-    SplittableRandom random = new SplittableRandom(42);
-    x = new float[ROWS * D];
-    float[] y = new float[ROWS];
-    for (int i = 0; i < x.length; i++) {
-      x[i] = (float) random.nextGaussian();
-    }
-    for (int r = 0; r < ROWS; r++) {
-      y[r] = (float) random.nextGaussian();
-    }
-    FeaturizerSpec spec = new FeaturizerSpec(
-        new KernelFunction.Gaussian(2), D, m, bits, "circulant", 1, Quantizer.STOCHASTIC);
-    featurizer = Featurizer.of(spec);
-    out = Arena.ofAuto().allocate((long) ROWS * spec.rowBytes(), 64);
-    featurizer.featurize(x, ROWS, 0, out, 0, 0);
-    stored = InMemoryBatches.of(FeatureRows.of(spec, out, 0, ROWS), y);
-    trainer = SgdTrainer.builder(Task.REGRESSION, m).l2(1e-6).batchSize(250)
-        .schedule(Schedule.fixed(1, 1e-3)).build();
+    data = DiamondsShapedRows.of(ROWS, m, bits);
   }
 
   /** The CRC32C of the n rows' bytes (one body's worth per record batch). */
   @Benchmark
   public long crc32c() {
     crc.reset();
-    crc.update(out.asByteBuffer());
+    crc.update(data.out().asByteBuffer());
     return crc.getValue();
   }
 
   /** Featurizing the n rows: what a write's checksum is added to. */
   @Benchmark
   public MemorySegment featurize() {
-    featurizer.featurize(x, ROWS, 0, out, 0, 0);
-    return out;
+    return data.featurizeAgain();
   }
 
   /** One SGD epoch over the n rows: what a training run repeats after verifying once. */
   @Benchmark
   public LinearModel sgdEpoch() {
-    return trainer.train(stored, null).model();
+    return data.trainer().train(data.stored(), null).model();
   }
 }

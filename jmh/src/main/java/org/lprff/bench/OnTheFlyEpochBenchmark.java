@@ -1,20 +1,9 @@
 package org.lprff.bench;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import org.lprff.vector.codec.Quantizer;
-import org.lprff.vector.featurize.Featurizer;
-import org.lprff.vector.featurize.FeaturizerSpec;
-import org.lprff.vector.kernel.KernelFunction;
-import org.lprff.vector.stream.FeatureRows;
-import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.stream.OnTheFlyBatches;
 import org.lprff.vector.train.LinearModel;
-import org.lprff.vector.train.Schedule;
-import org.lprff.vector.train.SgdTrainer;
-import org.lprff.vector.train.Task;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -52,53 +41,30 @@ public class OnTheFlyEpochBenchmark {
   public int m;
 
   private static final int ROWS = 8192;
-  private static final int D = 9;
-
-  private SgdTrainer trainer;
+  private DiamondsShapedRows data;
   private OnTheFlyBatches onTheFly;
-  private InMemoryBatches stored;
-  private Featurizer featurizer;
-  private float[] x;
-  private MemorySegment out;
 
   @Setup
   public void setUp() {
-    SplittableRandom random = new SplittableRandom(42);
-    x = new float[ROWS * D];
-    float[] y = new float[ROWS];
-    for (int i = 0; i < x.length; i++) {
-      x[i] = (float) random.nextGaussian();
-    }
-    for (int r = 0; r < ROWS; r++) {
-      y[r] = (float) random.nextGaussian();
-    }
-    FeaturizerSpec spec = new FeaturizerSpec(
-        new KernelFunction.Gaussian(2), D, m, bits, "circulant", 1, Quantizer.STOCHASTIC);
-    featurizer = Featurizer.of(spec);
-    out = Arena.ofAuto().allocate((long) ROWS * spec.rowBytes(), 64);
-    featurizer.featurize(x, ROWS, 0, out, 0, 0);
-    stored = InMemoryBatches.of(FeatureRows.of(spec, out, 0, ROWS), y);
-    onTheFly = OnTheFlyBatches.of(featurizer, x, ROWS, y);
-    trainer = SgdTrainer.builder(Task.REGRESSION, m).l2(1e-6).batchSize(250)
-        .schedule(Schedule.fixed(1, 1e-3)).build();
+    data = DiamondsShapedRows.of(ROWS, m, bits);
+    onTheFly = OnTheFlyBatches.of(data.featurizer(), data.x(), ROWS, data.y());
   }
 
   /** One epoch, each batch featurized when it is needed (draw 0: the epoch index of one). */
   @Benchmark
   public LinearModel onTheFly() {
-    return trainer.train(onTheFly, null).model();
+    return data.trainer().train(onTheFly, null).model();
   }
 
   /** One epoch over the rows featurized once. */
   @Benchmark
   public LinearModel stored() {
-    return trainer.train(stored, null).model();
+    return data.trainer().train(data.stored(), null).model();
   }
 
   /** Featurizing the n rows once: what storing costs up front. */
   @Benchmark
   public MemorySegment featurizeOnce() {
-    featurizer.featurize(x, ROWS, 0, out, 0, 0);
-    return out;
+    return data.featurizeAgain();
   }
 }
