@@ -141,7 +141,13 @@ public final class ArrowRowSource extends AbstractRowSource {
       }
       this.allocator = child;
       this.reader = opened;
-      this.root = opened.getVectorSchemaRoot();
+      try {
+        this.root = opened.getVectorSchemaRoot();
+      } catch (RuntimeException | OutOfMemoryError e) {
+        // A corrupt schema message: Arrow's flatbuffer IndexOutOfBounds, or an array for a
+        // message length the file claims (never allocated: the request itself failed).
+        throw new IOException(source + ": the Arrow schema is truncated or corrupt (" + e + ")", e);
+      }
       this.schema = root.getSchema();
       List<Field> fields = schema.getFields();
       List<String> names = fields.stream().map(Field::getName).toList();

@@ -20,8 +20,13 @@ final class InputFiles {
     InputStream raw = new BufferedInputStream(Files.newInputStream(path), STREAM_BUFFER);
     try {
       if (isGzip(peek(raw, 2))) {
-        return new BufferedInputStream(
-            new Named(path, new GZIPInputStream(raw, STREAM_BUFFER)), STREAM_BUFFER);
+        GZIPInputStream gzip;
+        try {
+          gzip = new GZIPInputStream(raw, STREAM_BUFFER); // reads and checks the gzip header
+        } catch (IOException e) {
+          throw new IOException(path + ": corrupt gzip header (" + e.getMessage() + ")", e);
+        }
+        return new BufferedInputStream(new Named(path, gzip), STREAM_BUFFER);
       }
       return raw;
     } catch (IOException | RuntimeException e) {
