@@ -1,6 +1,7 @@
 package org.lprff.arrow.input;
 
 import java.io.BufferedInputStream;
+import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -65,8 +66,13 @@ final class InputFiles {
       }
     }
 
+    /** Keeps EOFException an EOFException: the IDX reader reports it as a truncated file. */
     private IOException named(IOException e) {
-      return new IOException(path + ": corrupt or truncated gzip data (" + e.getMessage() + ")", e);
+      String message = path + ": corrupt or truncated gzip data (" + e.getMessage() + ")";
+      IOException named = e instanceof EOFException ? new EOFException(message)
+          : new IOException(message);
+      named.initCause(e);
+      return named;
     }
   }
 
