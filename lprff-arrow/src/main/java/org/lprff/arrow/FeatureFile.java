@@ -194,7 +194,11 @@ public final class FeatureFile implements AutoCloseable {
         throw IpcFileLayout.corrupt(path, "record batch " + index + " could not be loaded", null);
       }
       root = reader.getVectorSchemaRoot();
-    } catch (RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
+      // Arrow's own IOExceptions (e.g. a node length beyond INT_MAX) do not name the file.
+      if (e instanceof IOException io && String.valueOf(io.getMessage()).contains(path.toString())) {
+        throw io;
+      }
       throw IpcFileLayout.corrupt(path, "record batch " + index + ": " + e, e);
     }
     int rows = root.getRowCount();

@@ -250,6 +250,13 @@ final class IpcFileLayout {
     for (int j = 0; j < nodes; j++) {
       nodeLengths[j] = header.nodes(j).length();
       nullCounts[j] = header.nodes(j).nullCount();
+      // Arrow's loader refuses these with an IOException naming no file, after it has read
+      // the body into a buffer it then leaks.
+      if (nodeLengths[j] < 0 || nodeLengths[j] > Integer.MAX_VALUE
+          || nullCounts[j] < 0 || nullCounts[j] > nodeLengths[j]) {
+        throw corrupt(path, what + " has field node " + j + " of " + nodeLengths[j]
+            + " values and " + nullCounts[j] + " nulls", null);
+      }
     }
     long[] bufferOffsets = new long[buffers];
     long[] bufferLengths = new long[buffers];

@@ -179,7 +179,11 @@ public final class ModelFile {
     if (!Files.isRegularFile(file)) {
       throw new IOException(file + ": no such model file");
     }
-    try (BufferAllocator allocator = new RootAllocator();
+    // A model's buffers take about its file's size; a corrupt record batch claiming more rows
+    // than the file holds then fails in Arrow's allocator (OutOfMemoryException, reported as
+    // corrupt below) instead of exhausting direct memory.
+    long limit = 8 * Files.size(file) + (1 << 20);
+    try (BufferAllocator allocator = new RootAllocator(limit);
         FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
         ArrowFileReader reader = new ArrowFileReader(channel, allocator)) {
       Schema schema;
@@ -228,6 +232,12 @@ public final class ModelFile {
           || list.getListSize() != m) {
         throw corrupt(file, "column " + WEIGHTS + " is " + weightsField.getType()
             + ", expected FixedSizeList<Float32>(" + m + ")", null);
+      }
+      // Every weight is stored in the file: more than its size holds is a corrupt count.
+      if (outputs < 1 || 4L * outputs * m > Files.size(file)) {
+        throw corrupt(file, KEY_OUTPUTS + " is " + outputs + " with " + m + " features: "
+            + (outputs < 1 ? "expected >= 1" : "more weights than the file's "
+            + Files.size(file) + " bytes hold"), null);
       }
       List<Integer> seen = new ArrayList<>();
       float[] wT = new float[outputs * m];

@@ -141,7 +141,13 @@ public final class ArrowRowSource extends AbstractRowSource {
       }
       this.allocator = child;
       this.reader = opened;
-      this.root = opened.getVectorSchemaRoot();
+      try {
+        this.root = opened.getVectorSchemaRoot();
+      } catch (RuntimeException | OutOfMemoryError e) {
+        // A corrupt schema message: Arrow's flatbuffer IndexOutOfBounds, or an array for a
+        // message length the file claims (never allocated: the request itself failed).
+        throw new IOException(source + ": the Arrow schema is truncated or corrupt (" + e + ")", e);
+      }
       this.schema = root.getSchema();
       List<Field> fields = schema.getFields();
       List<String> names = fields.stream().map(Field::getName).toList();
@@ -274,7 +280,7 @@ public final class ArrowRowSource extends AbstractRowSource {
 
   /** Loads record batches until one has rows; false at the end of the input. */
   private boolean loadNonEmptyBatch() throws IOException {
-    while (reader.loadNextBatch()) {
+    while (loadNextBatch()) {
       if (root.getRowCount() > 0) {
         position = 0;
         count = root.getRowCount();
@@ -284,6 +290,19 @@ public final class ArrowRowSource extends AbstractRowSource {
     position = 0;
     count = 0;
     return false;
+  }
+
+  /**
+   * The reader's next record batch; Arrow's failures on a corrupt body (IllegalArgumentException
+   * "capacity < 0", IOException, OutOfMemoryException past the allocator's limit) name no file.
+   */
+  private boolean loadNextBatch() throws IOException {
+    try {
+      return reader.loadNextBatch();
+    } catch (IOException | RuntimeException e) {
+      throw new IOException(source + ": record batch after row " + recordBatchFirstRow
+          + " is truncated or corrupt (" + e + ")", e);
+    }
   }
 
   /** Copies rows [from, from + k) of the loaded record batch to batch rows [at, at + k). */

@@ -3,6 +3,7 @@ package org.lprff.arrow.input;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.AbstractList;
 import java.util.List;
@@ -73,6 +74,13 @@ public final class IdxRowSource extends AbstractRowSource {
       }
       columns = imageRows * imageColumns;
       imagesFile.expectedBytes = IMAGES_HEADER_BYTES + (long) imageCount * columns;
+      // Before allocating a batch by the header's sizes: an uncompressed file must hold them.
+      if (!InputFiles.isGzip(InputFiles.head(imagesPath, 2))
+          && imagesFile.expectedBytes > Files.size(imagesPath)) {
+        throw new InputFormatException(imagesFile.name + " is truncated: the header promises "
+            + imagesFile.expectedBytes + " bytes, found " + Files.size(imagesPath) + " ("
+            + imageCount + " images of " + imageRows + "x" + imageColumns + " pixels)");
+      }
       if (labelsPath != null) {
         labelsFile = new Part(labelsPath, InputFiles.open(labelsPath));
         int labelCount =

@@ -1,6 +1,8 @@
 package org.lprff.arrow.input;
 
 import java.io.BufferedInputStream;
+import java.io.EOFException;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -19,12 +21,58 @@ final class InputFiles {
     InputStream raw = new BufferedInputStream(Files.newInputStream(path), STREAM_BUFFER);
     try {
       if (isGzip(peek(raw, 2))) {
-        return new BufferedInputStream(new GZIPInputStream(raw, STREAM_BUFFER), STREAM_BUFFER);
+        GZIPInputStream gzip;
+        try {
+          gzip = new GZIPInputStream(raw, STREAM_BUFFER); // reads and checks the gzip header
+        } catch (IOException e) {
+          throw new IOException(path + ": corrupt gzip header (" + e.getMessage() + ")", e);
+        }
+        return new BufferedInputStream(new Named(path, gzip), STREAM_BUFFER);
       }
       return raw;
     } catch (IOException | RuntimeException e) {
       raw.close();
       throw e;
+    }
+  }
+
+  /**
+   * A gzip stream whose failures name the file: a corrupt or truncated gzip file raises
+   * ZipException or EOFException ("invalid block type", "Corrupt GZIP trailer") with no path.
+   */
+  private static final class Named extends FilterInputStream {
+    private final Path path;
+
+    Named(Path path, InputStream in) {
+      super(in);
+      this.path = path;
+    }
+
+    @Override
+    public int read() throws IOException {
+      try {
+        return super.read();
+      } catch (IOException e) {
+        throw named(e);
+      }
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      try {
+        return super.read(b, off, len);
+      } catch (IOException e) {
+        throw named(e);
+      }
+    }
+
+    /** Keeps EOFException an EOFException: the IDX reader reports it as a truncated file. */
+    private IOException named(IOException e) {
+      String message = path + ": corrupt or truncated gzip data (" + e.getMessage() + ")";
+      IOException named = e instanceof EOFException ? new EOFException(message)
+          : new IOException(message);
+      named.initCause(e);
+      return named;
     }
   }
 

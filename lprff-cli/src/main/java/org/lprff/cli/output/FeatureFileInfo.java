@@ -111,7 +111,9 @@ public record FeatureFileInfo(
       ended = endsWith(channel, size, END_OF_STREAM);
     } catch (NotAFeatureFile e) {
       throw e;
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | OutOfMemoryError e) {
+      // OutOfMemoryError: Arrow's reader asked for an array of a message length the corrupt
+      // stream claims; the request failed, so nothing is held.
       String detail = e.getMessage() == null ? e.toString() : e.getMessage();
       throw new IOException(
           "file " + path + " is truncated or corrupt (not a complete Arrow IPC stream): " + detail,
