@@ -83,18 +83,6 @@ final class Invariant {
     allocator.close();
   }
 
-  /** Like {@link #closeChecked} but tolerating a leak of at most {@code bound} bytes. */
-  static void closeBounded(BufferAllocator allocator, long bound) {
-    long leaked = allocator.getAllocatedMemory();
-    if (leaked > bound) {
-      throw new AssertionError("the reader left " + leaked + " bytes allocated, more than "
-          + bound);
-    }
-    if (leaked == 0) {
-      allocator.close();
-    }
-  }
-
   private static void requireNamed(Path file, Exception e) {
     String name = file.getFileName().toString();
     String message = String.valueOf(e.getMessage());

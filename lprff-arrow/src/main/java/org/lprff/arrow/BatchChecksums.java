@@ -9,14 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.zip.CRC32C;
 import org.apache.arrow.flatbuf.KeyValue;
 import org.apache.arrow.flatbuf.Message;
-import org.apache.arrow.flatbuf.MessageHeader;
-import org.apache.arrow.flatbuf.RecordBatch;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.ipc.message.ArrowBuffer;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
@@ -244,51 +241,7 @@ public final class BatchChecksums {
           .equals("ARROW1")) {
         return verify(file, IpcFileLayout.read(file, channel).batches(), bodies);
       }
-      return verify(file, streamBatches(file, channel), bodies);
-    }
-  }
-
-  /** Every record batch of an IPC stream (offsets, rows, checksums), walked to its end. */
-  private static List<IpcFileLayout.Batch> streamBatches(Path path, FileChannel channel)
-      throws IOException {
-    long size = channel.size();
-    String end = "the end of the file";
-    try {
-      IpcFileLayout.Encapsulated schema =
-          IpcFileLayout.message(path, channel, 0, size, end, "the schema message");
-      if (schema == null || schema.message().headerType() != MessageHeader.Schema) {
-        throw IpcFileLayout.corrupt(path, "it is neither an Arrow IPC file (ARROW1) nor a"
-            + " stream starting with a schema message", null);
-      }
-      long position = schema.metadataLength() + schema.message().bodyLength();
-      List<IpcFileLayout.Batch> batches = new ArrayList<>();
-      while (true) {
-        String what = "record batch " + batches.size();
-        IpcFileLayout.Encapsulated next =
-            IpcFileLayout.message(path, channel, position, size, end, what);
-        if (next == null) {
-          return batches;
-        }
-        long bodyLength = next.message().bodyLength();
-        long bodyOffset = position + next.metadataLength();
-        if (bodyLength < 0 || bodyLength > size - bodyOffset) {
-          throw IpcFileLayout.corrupt(path, what + " at byte " + position + " has a body of "
-              + bodyLength + " bytes, past the end of the file at byte " + size, null);
-        }
-        if (next.message().headerType() == MessageHeader.RecordBatch) {
-          RecordBatch header = (RecordBatch) next.message().header(new RecordBatch());
-          long rows = header == null ? -1 : header.length();
-          if (rows < 0 || rows > Integer.MAX_VALUE) {
-            throw IpcFileLayout.corrupt(path, what + " has " + rows + " rows", null);
-          }
-          batches.add(new IpcFileLayout.Batch(bodyOffset, bodyLength,
-              stored(path, what, next.message()), (int) rows, false,
-              new long[0], new long[0], new long[0], new long[0]));
-        }
-        position = bodyOffset + bodyLength;
-      }
-    } catch (RuntimeException e) {
-      throw IpcFileLayout.corrupt(path, "unreadable metadata (" + e + ")", e);
+      return verify(file, IpcFileLayout.readStream(file, channel).batches(), bodies);
     }
   }
 }

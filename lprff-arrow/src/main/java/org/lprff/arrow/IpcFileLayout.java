@@ -34,7 +34,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * footer indexes the stream; this class reads both and requires them to agree (same schema, same
  * record batch blocks), so a corrupted footer that still parses is refused too.
  */
-final class IpcFileLayout {
+public final class IpcFileLayout {
 
   private static final byte[] MAGIC = "ARROW1".getBytes(StandardCharsets.US_ASCII);
   private static final int CONTINUATION = 0xFFFFFFFF;
@@ -103,6 +103,95 @@ final class IpcFileLayout {
     }
   }
 
+  /**
+   * Checks the structure of the Arrow IPC file ({@code stream} false) or stream open on {@code
+   * channel} from its metadata, as {@link #read} and {@link #readStream} do, before one of Arrow's
+   * own readers reads it: those leak a body, or fail with an exception naming no file, on some
+   * malformed metadata. Positional reads only; the channel's position is unchanged.
+   *
+   * @throws IOException naming {@code path} if the file or stream is malformed
+   */
+  public static void check(Path path, FileChannel channel, boolean stream) throws IOException {
+    if (stream) {
+      readStream(path, channel);
+    } else {
+      read(path, channel);
+    }
+  }
+
+  /**
+   * Reads the layout of the IPC stream open on {@code channel} (positional reads only), walking
+   * its messages from byte 0 to the end-of-stream marker or the end of the file: the schema,
+   * then record batches, each checked as a file's are ({@link #blocks()} then lists where they
+   * lie). Arrow's stream reader leaks the body it has read when a batch's metadata is bad (a
+   * buffer outside the body, a node of more than INT_MAX values), so streams from outside are
+   * walked here first.
+   *
+   * @throws IOException naming {@code path} if the stream is malformed, has dictionaries, or ends
+   *     inside a message
+   */
+  static IpcFileLayout readStream(Path path, FileChannel channel) throws IOException {
+    try {
+      return parseStream(path, channel);
+    } catch (RuntimeException e) {
+      throw corrupt(path, "unreadable metadata (" + e + ")", e);
+    }
+  }
+
+  private static IpcFileLayout parseStream(Path path, FileChannel channel) throws IOException {
+    long size = channel.size();
+    String end = "the end of the file";
+    Encapsulated first = message(path, channel, 0, size, end, "the schema message");
+    if (first == null || first.message().headerType() != MessageHeader.Schema) {
+      throw corrupt(path, "its stream does not start with a schema message", null);
+    }
+    Schema schema = MessageSerializer.deserializeSchema(first.message());
+    Counts counts = Counts.of(schema);
+    long position = first.metadataLength() + first.message().bodyLength();
+    List<ArrowBlock> blocks = new ArrayList<>();
+    List<Batch> batches = new ArrayList<>();
+    // A stream may end without its end-of-stream marker (Arrow's readers accept that).
+    while (position < size) {
+      String what = "record batch " + batches.size();
+      Encapsulated next = message(path, channel, position, size, end, what);
+      if (next == null) {
+        break;
+      }
+      if (next.message().headerType() != MessageHeader.RecordBatch) {
+        throw corrupt(path, what + " at byte " + position + " is a message of type "
+            + MessageHeader.name(next.message().headerType()) + ", expected RecordBatch"
+            + " (dictionaries are not read)", null);
+      }
+      long bodyLength = next.message().bodyLength();
+      if (bodyLength < 0 || bodyLength > size - position - next.metadataLength()) {
+        throw corrupt(path, what + " at byte " + position + " has a body of " + bodyLength
+            + " bytes, past the end of the file at byte " + size, null);
+      }
+      blocks.add(new ArrowBlock(position, next.metadataLength(), bodyLength));
+      batches.add(batch(path, what, next.message(), position + next.metadataLength(), bodyLength,
+          counts.nodes(), counts.buffers()));
+      position += next.metadataLength() + bodyLength;
+    }
+    return new IpcFileLayout(path, size, schema, List.copyOf(blocks), List.copyOf(batches),
+        counts.firstNode(), counts.firstBuffer());
+  }
+
+  /** The depth-first node and buffer counts of a schema, and where each top-level field starts. */
+  private record Counts(int nodes, int buffers, int[] firstNode, int[] firstBuffer) {
+    static Counts of(Schema schema) {
+      List<Field> fields = schema.getFields();
+      int[] firstNode = new int[fields.size()];
+      int[] firstBuffer = new int[fields.size()];
+      int[] counts = new int[2];
+      for (int i = 0; i < fields.size(); i++) {
+        firstNode[i] = counts[0];
+        firstBuffer[i] = counts[1];
+        count(fields.get(i), counts);
+      }
+      return new Counts(counts[0], counts[1], firstNode, firstBuffer);
+    }
+  }
+
   private static IpcFileLayout parse(Path path, FileChannel channel) throws IOException {
     long size = channel.size();
     if (size < HEADER_BYTES + TRAILER_BYTES) {
@@ -130,15 +219,7 @@ final class IpcFileLayout {
     ByteBuffer footerBytes = readFully(path, channel, footerStart, footerLength);
     ArrowFooter footer = new ArrowFooter(Footer.getRootAsFooter(footerBytes));
     Schema schema = footer.getSchema();
-    List<Field> fields = schema.getFields();
-    int[] firstNode = new int[fields.size()];
-    int[] firstBuffer = new int[fields.size()];
-    int[] counts = new int[2];
-    for (int i = 0; i < fields.size(); i++) {
-      firstNode[i] = counts[0];
-      firstBuffer[i] = counts[1];
-      count(fields.get(i), counts);
-    }
+    Counts counts = Counts.of(schema);
 
     // The footer is an index of the stream before it, which holds the schema again and every
     // record batch's metadata. Walking the stream (metadata only, bodies skipped) and requiring
@@ -174,7 +255,7 @@ final class IpcFileLayout {
       }
       blocks.add(new ArrowBlock(position, next.metadataLength(), bodyLength));
       batches.add(batch(path, what, next.message(), position + next.metadataLength(), bodyLength,
-          counts[0], counts[1]));
+          counts.nodes(), counts.buffers()));
       position += next.metadataLength() + bodyLength;
     }
     if (!footer.getDictionaries().isEmpty() || !footer.getRecordBatches().equals(blocks)) {
@@ -182,8 +263,8 @@ final class IpcFileLayout {
           + " record batches and " + footer.getDictionaries().size() + " dictionaries, which do"
           + " not match the " + blocks.size() + " record batches of its stream", null);
     }
-    return new IpcFileLayout(
-        path, size, schema, List.copyOf(blocks), List.copyOf(batches), firstNode, firstBuffer);
+    return new IpcFileLayout(path, size, schema, List.copyOf(blocks), List.copyOf(batches),
+        counts.firstNode(), counts.firstBuffer());
   }
 
   /** An encapsulated message: its flatbuffer and the bytes of prefix, flatbuffer and padding. */
@@ -295,7 +376,7 @@ final class IpcFileLayout {
 
   static IOException corrupt(Path path, String why, Throwable cause) {
     return new IOException(
-        "file " + path + " is not a readable Arrow IPC feature file: " + why, cause);
+        "file " + path + " is not a readable Arrow IPC file or stream: " + why, cause);
   }
 
   Path path() {
@@ -310,7 +391,7 @@ final class IpcFileLayout {
     return schema;
   }
 
-  /** The footer's record batch blocks, in file order. */
+  /** The record batch blocks (a file's footer's, or a stream's as walked), in order. */
   List<ArrowBlock> blocks() {
     return blocks;
   }

@@ -60,6 +60,30 @@ class FuzzFindingsTest {
     }
   }
 
+  /**
+   * An Arrow stream whose record batch Arrow's reader fails to load after reading its body: the
+   * body it read must not stay allocated in the caller's allocator.
+   */
+  @Test
+  void arrowRowsCorruptBatchLeavesNoMemory() throws IOException {
+    Path file = finding("arrow-rows-leak");
+    try (BufferAllocator allocator = new RootAllocator(64 << 20)) {
+      for (String label : new String[] {"none", "last"}) {
+        RowSources.Options options = RowSources.Options.defaults()
+            .withFormat(RowSources.Format.ARROW).withAllocator(allocator).withMaxBatchRows(5)
+            .withLabel(label);
+        Exception e = assertThrows(Exception.class, () -> {
+          try (RowSource rows = RowSources.open(file, options)) {
+            drain(rows);
+          }
+        });
+        assertTrue(e instanceof IOException || e instanceof IllegalArgumentException, e.toString());
+        assertNames(file, e);
+        assertEquals(0, allocator.getAllocatedMemory(), label + ": " + e);
+      }
+    }
+  }
+
   /** An Arrow stream whose message length is negative ("capacity < 0" inside Arrow). */
   @Test
   void arrowRowsNegativeMessageLength() throws IOException {

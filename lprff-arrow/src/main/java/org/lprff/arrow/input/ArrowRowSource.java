@@ -24,6 +24,7 @@ import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.lprff.arrow.IpcFileLayout;
 import org.lprff.arrow.memory.ArrowSegments;
 import org.lprff.vector.layout.LittleEndian;
 
@@ -131,11 +132,14 @@ public final class ArrowRowSource extends AbstractRowSource {
       child = base.newChildAllocator("ArrowRowSource " + source, 0, Long.MAX_VALUE);
       FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
       try {
+        // Arrow's readers leak a body whose metadata is bad, or fail naming no file: the
+        // structure is checked first, from the metadata alone.
+        IpcFileLayout.check(path, channel, !fileFormat);
         opened =
             fileFormat
                 ? new ArrowFileReader(channel, child)
                 : new ArrowStreamReader(channel, child);
-      } catch (RuntimeException e) {
+      } catch (IOException | RuntimeException e) {
         channel.close();
         throw e;
       }

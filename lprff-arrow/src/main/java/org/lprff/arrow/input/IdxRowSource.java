@@ -74,12 +74,27 @@ public final class IdxRowSource extends AbstractRowSource {
       }
       columns = imageRows * imageColumns;
       imagesFile.expectedBytes = IMAGES_HEADER_BYTES + (long) imageCount * columns;
-      // Before allocating a batch by the header's sizes: an uncompressed file must hold them.
-      if (!InputFiles.isGzip(InputFiles.head(imagesPath, 2))
-          && imagesFile.expectedBytes > Files.size(imagesPath)) {
-        throw new InputFormatException(imagesFile.name + " is truncated: the header promises "
-            + imagesFile.expectedBytes + " bytes, found " + Files.size(imagesPath) + " ("
-            + imageCount + " images of " + imageRows + "x" + imageColumns + " pixels)");
+      // Before allocating a batch by the header's sizes: an uncompressed file must hold them,
+      // and a gzipped one, whose size says nothing, must hold the first batch's images (read
+      // ahead once), so memory follows the bytes present, not what a header claims.
+      if (!InputFiles.isGzip(InputFiles.head(imagesPath, 2))) {
+        if (imagesFile.expectedBytes > Files.size(imagesPath)) {
+          throw new InputFormatException(imagesFile.name + " is truncated: the header promises "
+              + imagesFile.expectedBytes + " bytes, found " + Files.size(imagesPath) + " ("
+              + imageCount + " images of " + imageRows + "x" + imageColumns + " pixels)");
+        }
+      } else {
+        long firstBatch = IMAGES_HEADER_BYTES
+            + (long) Math.min(Math.max(imageCount, 0), Math.max(maxBatchRows, 1)) * columns;
+        try (InputStream ahead = InputFiles.open(imagesPath)) {
+          long got = skipFully(ahead, firstBatch);
+          if (got < firstBatch) {
+            throw new InputFormatException(imagesFile.name + " is truncated: the header promises "
+                + imagesFile.expectedBytes + " bytes, found " + got + " (where the gzip stream"
+                + " ends; " + imageCount + " images of " + imageRows + "x" + imageColumns
+                + " pixels)");
+          }
+        }
       }
       if (labelsPath != null) {
         labelsFile = new Part(labelsPath, InputFiles.open(labelsPath));
@@ -118,6 +133,20 @@ public final class IdxRowSource extends AbstractRowSource {
     }
     this.pixelBytes = new byte[maxBatchRows() * columns];
     this.labelBytes = labelsFile != null ? new byte[maxBatchRows()] : null;
+  }
+
+  /** Skips up to {@code n} bytes; returns how many there were. */
+  private static long skipFully(InputStream in, long n) throws IOException {
+    long done = 0;
+    byte[] sink = new byte[8192];
+    while (done < n) {
+      int read = in.read(sink, 0, (int) Math.min(sink.length, n - done));
+      if (read < 0) {
+        break;
+      }
+      done += read;
+    }
+    return done;
   }
 
   /**

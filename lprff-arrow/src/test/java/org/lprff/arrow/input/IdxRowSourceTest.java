@@ -137,6 +137,22 @@ class IdxRowSourceTest {
     assertThrows(IllegalArgumentException.class, () -> IdxRowSource.open(images, null, 1, 0));
   }
 
+  /**
+   * A gzipped header promising images of 2^31 - 9 pixels over a few bytes of data (found by the
+   * fuzzer: the batch was allocated from the header, an OutOfMemoryError): refused as truncated
+   * before any batch is allocated, as an uncompressed one is by its size.
+   */
+  @Test
+  void aGzippedHeaderPromisingHugeImagesIsTruncatedNotAnAllocation() throws IOException {
+    byte[] claim = Idx.file(Idx.IMAGES, new int[] {3, 46340, 46340}, new byte[40]);
+    for (boolean gzip : new boolean[] {false, true}) {
+      Path images = write("huge" + gzip, claim, gzip);
+      InputFormatException e = assertThrows(InputFormatException.class,
+          () -> IdxRowSource.open(images, null, 1, 1));
+      assertMentions(e, images.toString(), "truncated", "found 56");
+    }
+  }
+
   @Test
   void truncatedAndOverlongFilesNameExpectedAndActualBytes() throws IOException {
     // 4 images of 2x2 promise 16 + 16 bytes; 10 pixel bytes are there.

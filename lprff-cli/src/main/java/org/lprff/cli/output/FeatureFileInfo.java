@@ -18,6 +18,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.lprff.arrow.FeatureFile;
 import org.lprff.arrow.FeatureSchema;
 import org.lprff.arrow.FeatureWriter;
+import org.lprff.arrow.IpcFileLayout;
 import org.lprff.arrow.input.Standardization;
 
 /**
@@ -100,6 +101,11 @@ public record FeatureFileInfo(
     int batches = 0;
     long bytesRead;
     boolean ended;
+    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+      // Arrow's stream reader leaks a body whose metadata is bad, or fails naming no file: the
+      // structure is checked first, from the metadata alone (it names the file itself).
+      IpcFileLayout.check(path, channel, true);
+    }
     try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
         ArrowStreamReader reader = new ArrowStreamReader(channel, allocator)) {
       schema = featureSchema(path, reader.getVectorSchemaRoot().getSchema());
