@@ -49,18 +49,14 @@ public final class AtomicWrite {
 
     /**
      * Forces the bytes to disk, closes the channel and renames the file onto the target. A
-     * channel the caller already closed (e.g. through a {@code Writer} over it) is forced through
-     * a new one: a rename before the bytes reach the disk could leave an empty target after a
-     * power loss.
+     * caller that closed the channel itself (e.g. through Arrow's writer) must have forced it
+     * first: a rename before the bytes reach the disk could leave an empty target after a power
+     * loss.
      */
     public void commit() throws IOException {
       if (channel.isOpen()) {
         channel.force(true);
         channel.close();
-      } else {
-        try (FileChannel again = FileChannel.open(path, StandardOpenOption.WRITE)) {
-          again.force(true);
-        }
       }
       moveOnto(path, target);
     }
