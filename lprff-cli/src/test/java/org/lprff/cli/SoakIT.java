@@ -7,6 +7,10 @@ import java.io.IOException;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Field;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.management.JMException;
+import javax.management.ObjectName;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,8 +49,11 @@ import org.lprff.vector.train.Task;
  * direct buffers stay at most what they were, the native memory of Arrow's allocation manager
  * (every allocator's, the commands' included: netty's pool, its huge and normal buffers) is 0, no file of the soak's folder stays mapped ({@code
  * /proc/self/maps}), and every command's own allocator closes empty (a command whose allocator
- * closes with bytes held fails with "Memory was leaked"). The resident set is printed, not
- * asserted: it follows the Java heap, which the collector grows and shrinks at will.
+ * closes with bytes held fails with "Memory was leaked"), and the resident set outside the
+ * committed heap (the heap itself grows and shrinks at the collector's will; G1 returns freed
+ * regions concurrently, hence the pause after each collection) grows by at most 64 MiB. With
+ * {@code -XX:NativeMemoryTracking=summary} the JVM's own count of memory outside the heap is
+ * printed beside.
  *
  * <p>A round: {@code featurize} 4,000 diamonds rows (the slice moves every round) at the
  * variant's bits and projection; {@code train} on them with the variant's solver (sgd, lbfgs, cg,
@@ -63,6 +70,12 @@ class SoakIT {
     {"32", "orthogonal", "closed-form"},
   };
   private static final int SLICE = 4000;
+  /**
+   * How far the resident set outside the committed heap may wander after warm-up (the code
+   * cache and metaspace of late compilations): a round's features leaked (8 MB at 32 bits)
+   * exceed it within the default minute.
+   */
+  private static final long RESIDENT_SLACK = 64L << 20;
 
   @TempDir Path dir;
 
@@ -103,9 +116,16 @@ class SoakIT {
           assertEquals(0, allocator.getAllocatedMemory(), "round " + round + ": bytes held");
         }
         assertEquals(0, root.getAllocatedMemory(), "round " + round + ": bytes held");
-        System.gc(); // direct buffers and mappings the collector frees are not leaks
+        // Direct buffers the collector frees are not leaks; G1 returns the heap's freed regions
+        // to the system concurrently, so the resident set settles a moment after the collection.
+        System.gc();
+        Thread.sleep(500);
         Sample s = Sample.take(round, root.getPeakMemoryAllocation(), dir);
         samples.add(s);
+        System.out.printf(Locale.ROOT, "soak round %d (%s): fds %d, threads %d, rss %.1f MiB,"
+                + " heap committed %.1f MiB, outside the heap (NMT) %s%n", round,
+            String.join(" ", v), s.fds(), s.threads(), s.rss() / 1048576.0,
+            s.heap() / 1048576.0, mib(s.nativeCommitted()));
         assertEquals(0, s.mappedHere(), "round " + round + ": files of " + dir + " still mapped");
       }
     }
@@ -114,13 +134,15 @@ class SoakIT {
     Sample last = samples.getLast();
     System.out.printf(Locale.ROOT, "soak: %d rounds in %.2f min (%.1f rounds/min); after warm-up"
             + " (round %d) -> last: fds %d -> %d (max %d), threads %d -> %d, direct buffers %d"
-            + " (%d B) -> %d (%d B), Arrow's native (netty) %d -> %d B, rss %.1f -> %.1f MiB,"
+            + " (%d B) -> %d (%d B), Arrow's native (netty) %d -> %d B, rss %.1f -> %.1f MiB"
+            + " (heap committed %.1f -> %.1f MiB; outside the heap by NMT %s -> %s),"
             + " allocator peak %d -> %d B%n",
         samples.size(), minutes, samples.size() / minutes, warm.round(), warm.fds(), last.fds(),
         samples.stream().skip(VARIANTS.length).mapToLong(Sample::fds).max().orElse(0),
         warm.threads(), last.threads(), warm.directCount(), warm.directBytes(),
         last.directCount(), last.directBytes(), warm.nettyBytes(), last.nettyBytes(),
-        warm.rss() / 1048576.0, last.rss() / 1048576.0,
+        warm.rss() / 1048576.0, last.rss() / 1048576.0, warm.heap() / 1048576.0,
+        last.heap() / 1048576.0, mib(warm.nativeCommitted()), mib(last.nativeCommitted()),
         warm.peak(), last.peak());
     for (Sample s : samples.subList(VARIANTS.length, samples.size())) {
       String where = "round " + s.round() + " against round " + warm.round() + ": " + s
@@ -131,7 +153,13 @@ class SoakIT {
           && s.directBytes() <= warm.directBytes(), "direct buffers grew, " + where);
       assertEquals(warm.peak(), s.peak(), "the allocator's peak grew, " + where);
       assertEquals(0, s.nettyBytes(), "Arrow's native memory held, " + where);
+      assertTrue(s.rss() - s.heap() <= warm.rss() - warm.heap() + RESIDENT_SLACK,
+          "resident memory outside the heap grew, " + where);
     }
+  }
+
+  private static String mib(long bytes) {
+    return bytes < 0 ? "off" : String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
   }
 
   /** The library's own featurize-then-train, on {@code allocator}. */
@@ -199,9 +227,29 @@ class SoakIT {
     }
   }
 
+  /**
+   * The JVM's committed memory outside the Java heap by Native Memory Tracking (run with
+   * {@code -XX:NativeMemoryTracking=summary}), or -1 when it is off.
+   */
+  static long outsideTheHeap() {
+    try {
+      String summary = (String) ManagementFactory.getPlatformMBeanServer().invoke(
+          new ObjectName("com.sun.management:type=DiagnosticCommand"), "vmNativeMemory",
+          new Object[] {new String[] {"summary"}}, new String[] {String[].class.getName()});
+      Matcher total = Pattern.compile("Total: reserved=\\d+KB, committed=(\\d+)KB")
+          .matcher(summary);
+      Matcher heap = Pattern.compile("Java Heap \\(reserved=\\d+KB, committed=(\\d+)KB")
+          .matcher(summary);
+      return total.find() && heap.find()
+          ? (Long.parseLong(total.group(1)) - Long.parseLong(heap.group(1))) * 1024 : -1;
+    } catch (JMException e) {
+      return -1;
+    }
+  }
+
   /** What a round leaves behind. */
   private record Sample(int round, long fds, long threads, long directCount, long directBytes,
-      long nettyBytes, long rss, long peak, long mappedHere) {
+      long nettyBytes, long rss, long heap, long nativeCommitted, long peak, long mappedHere) {
 
     static Sample take(int round, long peak, Path dir) throws IOException {
       long fds;
@@ -224,7 +272,9 @@ class SoakIT {
           .mapToLong(line -> Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024)
           .findFirst().orElse(0);
       return new Sample(round, fds, ManagementFactory.getThreadMXBean().getThreadCount(),
-          directCount, directBytes, arrowNativeBytes(), rss, peak, mapped);
+          directCount, directBytes, arrowNativeBytes(), rss,
+          ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted(),
+          outsideTheHeap(), peak, mapped);
     }
   }
 }
