@@ -155,8 +155,10 @@ final class PredictCommand implements Callable<Integer> {
             w.newLine();
           }
         }
+        // Committed before the writer's close closes the channel: the commit forces the bytes.
+        w.flush();
+        temp.commit();
       }
-      temp.commit();
     } catch (IOException | RuntimeException | Error e) {
       temp.abort();
       throw e;

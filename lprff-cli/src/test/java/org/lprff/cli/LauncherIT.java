@@ -10,13 +10,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.arrow.ModelFile;
 import org.lprff.cli.output.Version;
 
 /**
@@ -228,9 +233,138 @@ class LauncherIT {
 
   /** The hidden temporary siblings of big.arrow in the test directory. */
   private List<Path> temporaries() throws IOException {
+    return temporaries("big.arrow");
+  }
+
+  /** The hidden temporary siblings of {@code name} in the test directory. */
+  private List<Path> temporaries(String name) throws IOException {
     try (var files = Files.list(dir)) {
-      return files.filter(p -> p.getFileName().toString().startsWith(".big.arrow.tmp-"))
+      return files.filter(p -> p.getFileName().toString().startsWith("." + name + ".tmp-"))
           .toList();
     }
+  }
+
+  /**
+   * train's and predict's JVMs killed with SIGKILL at seeded random points of a run: the output
+   * path then holds what it held before (nothing, or an older complete output, byte for byte) or
+   * the whole new output (the kill came after the rename), never part of one. Each command runs
+   * once whole (its bytes, the reference: both are deterministic, and its wall time T; an older
+   * output is made from it: the model with another l2, the CSV's first 100 rows), then is
+   * killed six times, alternately over an absent output and an older one: three times after a
+   * delay drawn uniformly from [0, T) from the launcher's start (seed 19), three times once its
+   * temporary sibling appears plus a delay drawn from [0, 0.8 (T - t)), t when it appeared. The
+   * phase each kill landed in is read from what it left (a temporary sibling: while writing) and
+   * printed. predict streams its CSV for most of its run and must have been killed while writing
+   * at least once; train writes (and forces) its 4 KB model in the last milliseconds of its run,
+   * so its uniform kills land before the output is opened and only those that wait for the
+   * temporary sibling may land while it writes.
+   */
+  @Test
+  void killedTrainAndPredictLeaveNothingAndOlderOutputsIntact() throws Exception {
+    Inputs.Table.random(10_000, 16, 4).writeCsv(dir.resolve("rows.csv"));
+    Run featurize = run(LAUNCHER, "featurize", "--input", "rows.csv", "--label-column", "label",
+        "--sigma", "2", "--features", "1024", "--bits", "8", "--projection", "circulant",
+        "--output", "train.arrow", "--quiet");
+    assertEquals(0, featurize.exitCode(), featurize.err());
+    SplittableRandom random = new SplittableRandom(19);
+    // The older outputs: complete files of the same kind with other bytes, made without a run.
+    Map<String, Integer> trainPhases = killAtRandomPoints(List.of("train", "--train",
+        "train.arrow", "--heldout", "train.arrow", "--task", "regression", "--solver", "sgd",
+        "--model", "model.lprff", "--quiet"), "model.lprff", model -> {
+          ModelFile.Model m = ModelFile.read(model);
+          Path other = dir.resolve("older.lprff");
+          ModelFile.write(other, new ModelFile.Model(m.spec(), m.standardization(), m.task(),
+              m.classes(), 2 * m.l2() + 1e-3, m.weights(), m.training()));
+          byte[] bytes = Files.readAllBytes(other);
+          Files.delete(other);
+          return bytes;
+        }, random);
+    Map<String, Integer> predictPhases = killAtRandomPoints(List.of("predict", "--model",
+        "model.lprff", "--input", "rows.csv", "--label-column", "label", "--output",
+        "predictions.csv"), "predictions.csv", csv -> (String.join("\n",
+            Files.readAllLines(csv).subList(0, 101)) + "\n").getBytes(StandardCharsets.UTF_8),
+        random);
+    System.out.println("SIGKILL phases: train " + trainPhases + ", predict " + predictPhases);
+    assertTrue(predictPhases.getOrDefault("writing", 0) >= 1,
+        "no kill landed while predict was writing: " + predictPhases);
+  }
+
+  /**
+   * Runs {@code args} whole (the reference bytes and the wall time T), then kills it six times
+   * as {@link #killedTrainAndPredictLeaveNothingAndOlderOutputsIntact} says; returns how many
+   * kills landed in each phase: before (the output not yet opened), writing, after (the rename).
+   */
+  private Map<String, Integer> killAtRandomPoints(List<String> args, String name,
+      OlderOutput olderOutput, SplittableRandom random) throws Exception {
+    Path target = dir.resolve(name);
+    long started = System.nanoTime();
+    Run whole = run(LAUNCHER, args.toArray(String[]::new));
+    long wall = System.nanoTime() - started;
+    assertEquals(0, whole.exitCode(), whole.err());
+    byte[] reference = Files.readAllBytes(target);
+    byte[] older = olderOutput.of(target);
+    assertTrue(!Arrays.equals(reference, older), "the older output equals the new one");
+    Files.delete(target);
+    Map<String, Integer> phases = new TreeMap<>();
+    for (int kill = 0; kill < 6; kill++) {
+      boolean existing = kill % 2 == 1;
+      if (existing) {
+        Files.write(target, older);
+      }
+      List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
+      command.addAll(args);
+      long start = System.nanoTime();
+      Process process = new ProcessBuilder(command)
+          .directory(dir.toFile())
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .redirectError(ProcessBuilder.Redirect.DISCARD)
+          .start();
+      long delay;
+      if (kill < 3) {
+        delay = (long) (random.nextDouble() * wall);
+      } else {
+        while (temporaries(name).isEmpty() && process.isAlive()) {
+          Thread.sleep(1);
+        }
+        long seen = System.nanoTime() - start;
+        delay = seen + (long) (random.nextDouble() * 0.8 * Math.max(0, wall - seen));
+      }
+      long sleep = start + delay - System.nanoTime();
+      if (sleep > 0) {
+        TimeUnit.NANOSECONDS.sleep(sleep);
+      }
+      // The launcher runs java as its child: kill the JVM that writes, then the script.
+      List<ProcessHandle> jvms = process.descendants().toList();
+      jvms.forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+      assertTrue(process.waitFor(1, TimeUnit.MINUTES), "the killed launcher ended");
+      for (ProcessHandle jvm : jvms) {
+        jvm.onExit().get(1, TimeUnit.MINUTES);
+      }
+      String where = args.getFirst() + " killed at " + delay / 1_000_000 + " ms of "
+          + wall / 1_000_000 + (existing ? ", over an older output" : "");
+      List<Path> temps = temporaries(name);
+      boolean after = Files.exists(target) && Arrays.equals(Files.readAllBytes(target), reference);
+      String phase = !temps.isEmpty() ? "writing" : after ? "after" : "before";
+      phases.merge(phase, 1, Integer::sum);
+      if (!after) {
+        if (existing) {
+          assertArrayEquals(older, Files.readAllBytes(target), where + ": the older output");
+        } else {
+          assertTrue(Files.notExists(target), where + ": " + target + " exists");
+        }
+      }
+      for (Path temp : temps) {
+        Files.delete(temp);
+      }
+      Files.deleteIfExists(target);
+    }
+    Files.write(target, reference); // for the next command
+    return phases;
+  }
+
+  /** An older complete output of the kind of {@code whole}, with other bytes. */
+  private interface OlderOutput {
+    byte[] of(Path whole) throws IOException;
   }
 }
