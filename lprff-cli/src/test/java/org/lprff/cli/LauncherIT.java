@@ -206,14 +206,7 @@ class LauncherIT {
       }
       Thread.sleep(150L * kill);
       boolean wasWriting = process.isAlive() && !temporaries().isEmpty();
-      // The launcher runs java as its child: kill the JVM that writes, then the script.
-      List<ProcessHandle> jvms = process.descendants().toList();
-      jvms.forEach(ProcessHandle::destroyForcibly);
-      process.destroyForcibly();
-      assertTrue(process.waitFor(1, TimeUnit.MINUTES), "the killed launcher ended");
-      for (ProcessHandle jvm : jvms) {
-        jvm.onExit().get(1, TimeUnit.MINUTES);
-      }
+      killWithItsJvm(process);
       if (wasWriting) {
         killedWhileWriting++;
         assertTrue(Files.notExists(target), "kill " + kill + ": " + target + " exists");
@@ -333,14 +326,7 @@ class LauncherIT {
       if (sleep > 0) {
         TimeUnit.NANOSECONDS.sleep(sleep);
       }
-      // The launcher runs java as its child: kill the JVM that writes, then the script.
-      List<ProcessHandle> jvms = process.descendants().toList();
-      jvms.forEach(ProcessHandle::destroyForcibly);
-      process.destroyForcibly();
-      assertTrue(process.waitFor(1, TimeUnit.MINUTES), "the killed launcher ended");
-      for (ProcessHandle jvm : jvms) {
-        jvm.onExit().get(1, TimeUnit.MINUTES);
-      }
+      killWithItsJvm(process);
       String where = args.getFirst() + " killed at " + delay / 1_000_000 + " ms of "
           + wall / 1_000_000 + (existing ? ", over an older output" : "");
       List<Path> temps = temporaries(name);
@@ -366,5 +352,19 @@ class LauncherIT {
   /** An older complete output of the kind of {@code whole}, with other bytes. */
   private interface OlderOutput {
     byte[] of(Path whole) throws IOException;
+  }
+
+  /**
+   * SIGKILLs the launcher's JVM and then the launcher (which runs java as its child: killing the
+   * script alone would leave the JVM writing), and waits for both to end.
+   */
+  private static void killWithItsJvm(Process process) throws Exception {
+    List<ProcessHandle> jvms = process.descendants().toList();
+    jvms.forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
+    assertTrue(process.waitFor(1, TimeUnit.MINUTES), "the killed launcher ended");
+    for (ProcessHandle jvm : jvms) {
+      jvm.onExit().get(1, TimeUnit.MINUTES);
+    }
   }
 }
