@@ -227,14 +227,15 @@ public final class IpcFileLayout {
     long position = HEADER_BYTES;
     Encapsulated first = message(path, channel, position, footerStart, "the footer",
         "the schema message");
-    if (first == null || first.message().headerType() != MessageHeader.Schema) {
-      throw corrupt(path, "its stream does not start with a schema message", null);
+    // Arrow's JavaScript writer leaves the schema message out of a file's stream (the footer
+    // holds the schema): the record batches then follow the magic directly.
+    if (first != null && first.message().headerType() == MessageHeader.Schema) {
+      Schema streamSchema = MessageSerializer.deserializeSchema(first.message());
+      if (!streamSchema.equals(schema)) {
+        throw corrupt(path, "its footer schema differs from its schema message", null);
+      }
+      position += first.metadataLength() + first.message().bodyLength();
     }
-    Schema streamSchema = MessageSerializer.deserializeSchema(first.message());
-    if (!streamSchema.equals(schema)) {
-      throw corrupt(path, "its footer schema differs from its schema message", null);
-    }
-    position += first.metadataLength() + first.message().bodyLength();
     List<ArrowBlock> blocks = new ArrayList<>();
     List<Batch> batches = new ArrayList<>();
     while (position < footerStart) {
