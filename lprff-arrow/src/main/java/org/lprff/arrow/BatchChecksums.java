@@ -234,14 +234,19 @@ public final class BatchChecksums {
       throw new NoSuchFileException(file.toString());
     }
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-      Bodies bodies = Bodies.of(file, channel);
-      ByteBuffer head = ByteBuffer.allocate(6);
-      channel.read(head, 0);
-      if (new String(head.array(), 0, head.position(), StandardCharsets.US_ASCII)
-          .equals("ARROW1")) {
-        return verify(file, IpcFileLayout.read(file, channel).batches(), bodies);
-      }
-      return verify(file, IpcFileLayout.readStream(file, channel).batches(), bodies);
+      return verify(file, channel);
     }
+  }
+
+  /** As {@link #verify(Path)}, through {@code channel} open on {@code file} (positional reads). */
+  static Report verify(Path file, FileChannel channel) throws IOException {
+    Bodies bodies = Bodies.of(file, channel);
+    ByteBuffer head = ByteBuffer.allocate(6);
+    channel.read(head, 0);
+    if (new String(head.array(), 0, head.position(), StandardCharsets.US_ASCII)
+        .equals("ARROW1")) {
+      return verify(file, IpcFileLayout.read(file, channel).batches(), bodies);
+    }
+    return verify(file, IpcFileLayout.readStream(file, channel).batches(), bodies);
   }
 }

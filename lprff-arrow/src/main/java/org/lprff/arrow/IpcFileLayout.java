@@ -151,29 +151,40 @@ public final class IpcFileLayout {
     List<ArrowBlock> blocks = new ArrayList<>();
     List<Batch> batches = new ArrayList<>();
     // A stream may end without its end-of-stream marker (Arrow's readers accept that).
-    while (position < size) {
+    walkBatches(path, channel, position, size, end, counts, blocks, batches);
+    return new IpcFileLayout(path, size, schema, List.copyOf(blocks), List.copyOf(batches),
+        counts.firstNode(), counts.firstBuffer());
+  }
+
+  /**
+   * Walks the record batch messages from {@code position} to the end-of-stream marker or byte
+   * {@code end} (named {@code endName}), metadata only, adding each one's block and checked
+   * layout.
+   */
+  private static void walkBatches(Path path, FileChannel channel, long position, long end,
+      String endName, Counts counts, List<ArrowBlock> blocks, List<Batch> batches)
+      throws IOException {
+    while (position < end) {
       String what = "record batch " + batches.size();
-      Encapsulated next = message(path, channel, position, size, end, what);
+      Encapsulated next = message(path, channel, position, end, endName, what);
       if (next == null) {
-        break;
+        return; // end-of-stream marker
       }
       if (next.message().headerType() != MessageHeader.RecordBatch) {
         throw corrupt(path, what + " at byte " + position + " is a message of type "
-            + MessageHeader.name(next.message().headerType()) + ", expected RecordBatch"
-            + " (dictionaries are not read)", null);
+            + MessageHeader.name(next.message().headerType())
+            + ", expected RecordBatch (dictionaries are not read)", null);
       }
       long bodyLength = next.message().bodyLength();
-      if (bodyLength < 0 || bodyLength > size - position - next.metadataLength()) {
+      if (bodyLength < 0 || bodyLength > end - position - next.metadataLength()) {
         throw corrupt(path, what + " at byte " + position + " has a body of " + bodyLength
-            + " bytes, past the end of the file at byte " + size, null);
+            + " bytes, past " + endName + " at byte " + end, null);
       }
       blocks.add(new ArrowBlock(position, next.metadataLength(), bodyLength));
       batches.add(batch(path, what, next.message(), position + next.metadataLength(), bodyLength,
           counts.nodes(), counts.buffers()));
       position += next.metadataLength() + bodyLength;
     }
-    return new IpcFileLayout(path, size, schema, List.copyOf(blocks), List.copyOf(batches),
-        counts.firstNode(), counts.firstBuffer());
   }
 
   /** The depth-first node and buffer counts of a schema, and where each top-level field starts. */
@@ -238,27 +249,7 @@ public final class IpcFileLayout {
     }
     List<ArrowBlock> blocks = new ArrayList<>();
     List<Batch> batches = new ArrayList<>();
-    while (position < footerStart) {
-      String what = "record batch " + batches.size();
-      Encapsulated next = message(path, channel, position, footerStart, "the footer", what);
-      if (next == null) {
-        break; // end-of-stream marker
-      }
-      if (next.message().headerType() != MessageHeader.RecordBatch) {
-        throw corrupt(path, what + " at byte " + position + " is a message of type "
-            + MessageHeader.name(next.message().headerType())
-            + ", expected RecordBatch (feature files have no dictionaries)", null);
-      }
-      long bodyLength = next.message().bodyLength();
-      if (bodyLength < 0 || bodyLength > footerStart - position - next.metadataLength()) {
-        throw corrupt(path, what + " at byte " + position + " has a body of " + bodyLength
-            + " bytes, past the footer at byte " + footerStart, null);
-      }
-      blocks.add(new ArrowBlock(position, next.metadataLength(), bodyLength));
-      batches.add(batch(path, what, next.message(), position + next.metadataLength(), bodyLength,
-          counts.nodes(), counts.buffers()));
-      position += next.metadataLength() + bodyLength;
-    }
+    walkBatches(path, channel, position, footerStart, "the footer", counts, blocks, batches);
     if (!footer.getDictionaries().isEmpty() || !footer.getRecordBatches().equals(blocks)) {
       throw corrupt(path, "its footer lists " + footer.getRecordBatches().size()
           + " record batches and " + footer.getDictionaries().size() + " dictionaries, which do"

@@ -275,7 +275,7 @@ public final class ModelFile {
       }
       // The weights' bytes against the CRC32C written with them (models written before have none).
       try {
-        BatchChecksums.verify(file);
+        BatchChecksums.verify(file, channel);
       } catch (BatchChecksums.DamagedBatchException e) {
         throw corrupt(file, "damaged after it was written: " + e.detail()
             + "; train it again or restore a copy", e);

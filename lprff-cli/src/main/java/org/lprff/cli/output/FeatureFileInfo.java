@@ -103,27 +103,26 @@ public record FeatureFileInfo(
     boolean ended;
     try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
       // Arrow's stream reader leaks a body whose metadata is bad, or fails naming no file: the
-      // structure is checked first, from the metadata alone (it names the file itself).
+      // structure is checked first, from the metadata alone (positional reads; it names the
+      // file itself), then Arrow reads the same channel from its start.
       IpcFileLayout.check(path, channel, true);
-    }
-    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
-        ArrowStreamReader reader = new ArrowStreamReader(channel, allocator)) {
-      schema = featureSchema(path, reader.getVectorSchemaRoot().getSchema());
-      while (reader.loadNextBatch()) {
-        rows += reader.getVectorSchemaRoot().getRowCount();
-        batches++;
+      try (ArrowStreamReader reader = new ArrowStreamReader(channel, allocator)) {
+        schema = featureSchema(path, reader.getVectorSchemaRoot().getSchema());
+        while (reader.loadNextBatch()) {
+          rows += reader.getVectorSchemaRoot().getRowCount();
+          batches++;
+        }
+        bytesRead = reader.bytesRead();
+        ended = endsWith(channel, size, END_OF_STREAM);
+      } catch (NotAFeatureFile e) {
+        throw e;
+      } catch (IOException | RuntimeException | OutOfMemoryError e) {
+        // OutOfMemoryError: Arrow's reader asked for an array of a message length the corrupt
+        // stream claims; the request failed, so nothing is held.
+        String detail = e.getMessage() == null ? e.toString() : e.getMessage();
+        throw new IOException("file " + path + " is truncated or corrupt (not a complete Arrow"
+            + " IPC stream): " + detail, e);
       }
-      bytesRead = reader.bytesRead();
-      ended = endsWith(channel, size, END_OF_STREAM);
-    } catch (NotAFeatureFile e) {
-      throw e;
-    } catch (IOException | RuntimeException | OutOfMemoryError e) {
-      // OutOfMemoryError: Arrow's reader asked for an array of a message length the corrupt
-      // stream claims; the request failed, so nothing is held.
-      String detail = e.getMessage() == null ? e.toString() : e.getMessage();
-      throw new IOException(
-          "file " + path + " is truncated or corrupt (not a complete Arrow IPC stream): " + detail,
-          e);
     }
     // Arrow's reader also stops quietly at the end of the file; a complete stream ends with the
     // end-of-stream marker.
