@@ -14,10 +14,12 @@ import org.apache.arrow.flatbuf.Footer;
 import org.apache.arrow.flatbuf.Message;
 import org.apache.arrow.flatbuf.MessageHeader;
 import org.apache.arrow.flatbuf.RecordBatch;
+import org.apache.arrow.vector.BufferLayout;
 import org.apache.arrow.vector.TypeLayout;
 import org.apache.arrow.vector.ipc.message.ArrowBlock;
 import org.apache.arrow.vector.ipc.message.ArrowFooter;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -182,24 +184,29 @@ public final class IpcFileLayout {
       }
       blocks.add(new ArrowBlock(position, next.metadataLength(), bodyLength));
       batches.add(batch(path, what, next.message(), position + next.metadataLength(), bodyLength,
-          counts.nodes(), counts.buffers()));
+          counts));
       position += next.metadataLength() + bodyLength;
     }
   }
 
-  /** The depth-first node and buffer counts of a schema, and where each top-level field starts. */
-  private record Counts(int nodes, int buffers, int[] firstNode, int[] firstBuffer) {
+  /**
+   * The schema's fields in depth-first order (one per field node), its node and buffer counts,
+   * and where each top-level field starts.
+   */
+  private record Counts(
+      List<Field> flat, int nodes, int buffers, int[] firstNode, int[] firstBuffer) {
     static Counts of(Schema schema) {
       List<Field> fields = schema.getFields();
+      List<Field> flat = new ArrayList<>();
       int[] firstNode = new int[fields.size()];
       int[] firstBuffer = new int[fields.size()];
       int[] counts = new int[2];
       for (int i = 0; i < fields.size(); i++) {
         firstNode[i] = counts[0];
         firstBuffer[i] = counts[1];
-        count(fields.get(i), counts);
+        count(fields.get(i), counts, flat);
       }
-      return new Counts(counts[0], counts[1], firstNode, firstBuffer);
+      return new Counts(List.copyOf(flat), counts[0], counts[1], firstNode, firstBuffer);
     }
   }
 
@@ -294,17 +301,20 @@ public final class IpcFileLayout {
   }
 
   /** Adds the nodes and buffers of {@code field} and its children (depth-first). */
-  private static void count(Field field, int[] counts) {
+  private static void count(Field field, int[] counts, List<Field> flat) {
+    flat.add(field);
     counts[0]++;
     counts[1] += TypeLayout.getTypeBufferCount(field.getType());
     for (Field child : field.getChildren()) {
-      count(child, counts);
+      count(child, counts, flat);
     }
   }
 
   private static Batch batch(
-      Path path, String what, Message message, long bodyOffset, long bodyLength, int nodes,
-      int buffers) throws IOException {
+      Path path, String what, Message message, long bodyOffset, long bodyLength, Counts counts)
+      throws IOException {
+    int nodes = counts.nodes();
+    int buffers = counts.buffers();
     RecordBatch header = (RecordBatch) message.header(new RecordBatch());
     if (header == null) {
       throw corrupt(path, what + " has no RecordBatch header", null);
@@ -343,10 +353,54 @@ public final class IpcFileLayout {
       bufferOffsets[k] = at;
       bufferLengths[k] = bytes;
     }
+    if (header.compression() == null) { // compressed buffers are smaller than their values
+      requireValuesFit(path, what, counts, rows, nodeLengths, bufferLengths);
+    }
     return new Batch(
         bodyOffset, bodyLength, BatchChecksums.stored(path, what, message), (int) rows,
         header.compression() != null,
         bufferOffsets, bufferLengths, nodeLengths, nullCounts);
+  }
+
+  /**
+   * Refuses field nodes claiming more values than their buffers hold: every top-level column has
+   * the batch's rows, a fixed-width column's data buffer holds its values, a fixed-size list's
+   * child holds its lists' values. Arrow's loader trusts the lengths: it allocates a missing
+   * validity buffer for all of them, and fails (leaking what it loaded before) or reads past the
+   * body otherwise. So memory stays bounded by the file.
+   */
+  private static void requireValuesFit(Path path, String what, Counts counts, long rows,
+      long[] nodeLengths, long[] bufferLengths) throws IOException {
+    for (int top : counts.firstNode()) {
+      if (nodeLengths[top] != rows) {
+        throw corrupt(path, what + " has " + rows + " rows, but its column "
+            + counts.flat().get(top).getName() + " has " + nodeLengths[top] + " values", null);
+      }
+    }
+    int buffer = 0;
+    for (int j = 0; j < counts.nodes(); j++) {
+      Field field = counts.flat().get(j);
+      List<BufferLayout> layouts = TypeLayout.getTypeLayout(field.getType()).getBufferLayouts();
+      if (layouts.size() == 2 && layouts.get(0).getType() == BufferLayout.BufferType.VALIDITY
+          && layouts.get(1).getType() == BufferLayout.BufferType.DATA) {
+        int bits = layouts.get(1).getTypeBitWidth(); // negative: a byte width that overflowed
+        long need = bits < 0 || nodeLengths[j] > Long.MAX_VALUE / Math.max(bits, 1)
+            ? Long.MAX_VALUE
+            : (nodeLengths[j] * bits + 7) / 8;
+        if (bufferLengths[buffer + 1] < need) {
+          throw corrupt(path, what + " column " + field.getName() + " has " + nodeLengths[j]
+              + " values of " + bits + " bits, but its data buffer holds "
+              + bufferLengths[buffer + 1] + " bytes", null);
+        }
+      }
+      if (field.getType() instanceof ArrowType.FixedSizeList list
+          && nodeLengths[j + 1] < nodeLengths[j] * list.getListSize()) {
+        throw corrupt(path, what + " column " + field.getName() + " has " + nodeLengths[j]
+            + " lists of " + list.getListSize() + " values, but only " + nodeLengths[j + 1]
+            + " values", null);
+      }
+      buffer += layouts.size();
+    }
   }
 
   private static ByteBuffer readFully(Path path, FileChannel channel, long position, int length)

@@ -84,6 +84,24 @@ class FuzzFindingsTest {
     }
   }
 
+  /** A feature file the fuzzer found leaving 512 bytes in the caller's allocator. */
+  @Test
+  void featureFileReaderLeavesNoMemory() throws IOException {
+    Path file = finding("feature-reader-leak");
+    try (BufferAllocator allocator = new RootAllocator(64 << 20)) {
+      Exception e = assertThrows(Exception.class, () -> {
+        try (FeatureFile f = FeatureFile.open(file, allocator)) {
+          for (int i = 0; i < f.batchCount(); i++) {
+            f.read(i);
+          }
+        }
+      });
+      assertTrue(e instanceof IOException || e instanceof IllegalArgumentException, e.toString());
+      assertNames(file, e);
+      assertEquals(0, allocator.getAllocatedMemory(), e.toString());
+    }
+  }
+
   /** An Arrow stream whose message length is negative ("capacity < 0" inside Arrow). */
   @Test
   void arrowRowsNegativeMessageLength() throws IOException {
