@@ -383,7 +383,10 @@ public final class IpcFileLayout {
       List<BufferLayout> layouts = TypeLayout.getTypeLayout(field.getType()).getBufferLayouts();
       if (layouts.size() == 2 && layouts.get(0).getType() == BufferLayout.BufferType.VALIDITY
           && layouts.get(1).getType() == BufferLayout.BufferType.DATA) {
-        int bits = layouts.get(1).getTypeBitWidth(); // negative: a byte width that overflowed
+        // Arrow's BufferLayout keeps the width in a short: 4096 bytes and more wrap around.
+        long bits = field.getType() instanceof ArrowType.FixedSizeBinary binary
+            ? 8L * binary.getByteWidth()
+            : layouts.get(1).getTypeBitWidth();
         long need = bits < 0 || nodeLengths[j] > Long.MAX_VALUE / Math.max(bits, 1)
             ? Long.MAX_VALUE
             : (nodeLengths[j] * bits + 7) / 8;

@@ -79,6 +79,30 @@ class FeatureFileTest extends ArrowTestBase {
     return e;
   }
 
+  /**
+   * Rows of 4,096 and 8,192 bytes (m = 4096 at 8 and 16 bits): wider than the short in which
+   * Arrow's buffer layout keeps a width in bits, which the layout check must not trust.
+   */
+  @Test
+  void wideRowsOpenMappedReadAndVerified() throws IOException {
+    for (int bits : new int[] {8, 16}) {
+      Path file = dir.resolve("wide" + bits + ".arrow");
+      FeatureTestData.write(file, spec(bits, 4096), LabelType.REGRESSION, 40, 16,
+          FeatureWriter.Format.FILE, null, allocator);
+      try (FeatureFile f = FeatureFile.open(file, allocator)) {
+        assertEquals(40, f.rowCount());
+        assertEquals(4096 * bits / 8, f.featureSchema().rowBytes());
+        for (int i = 0; i < f.batchCount(); i++) {
+          f.read(i);
+        }
+      }
+      try (FeatureFileBatches mapped =
+          FeatureFileBatches.mapped(file, FeatureFileBatches.Order.SEQUENTIAL, false)) {
+        assertEquals(3, mapped.verify().checked());
+      }
+    }
+  }
+
   @Test
   void opensTheWrittenFileAndReportsItsShape() throws IOException {
     try (FeatureFile in = FeatureFile.open(good, allocator)) {
