@@ -28,7 +28,7 @@ import org.lprff.vector.stream.Partitions;
  *
  * <p>Targets: the float targets for regression; for classification ("least-squares
  * classification", a baseline) ±1 for binary labels (so that a score > 0 predicts class 1, as
- * {@link LinearModel#predictClasses} decides) and one-hot columns for k classes (argmax).
+ * {@link Loss#predictedClass} decides) and one-hot columns for k classes (argmax).
  *
  * <p><b>Cost.</b> Z^T Z is accumulated in double from chunks of {@value #CHUNK_ROWS} decoded rows
  * ({@link FeatureRows#decode}, i.e. {@code PackedFeatures.unpack}), by a blocked Vector API

@@ -107,11 +107,17 @@ public final class HingeLoss extends Loss {
     return sum * inv;
   }
 
+  /** The sign of the score, 0 included: class 1 when s >= 0. */
+  @Override
+  public int predictedClass(float[] scores, int offset) {
+    return scores[offset] >= 0 ? 1 : 0;
+  }
+
   @Override
   double metricSum(float[] scores, int n, float[] targets, int[] classes) {
     int errors = 0;
     for (int r = 0; r < n; r++) {
-      int predicted = scores[r] >= 0 ? 1 : 0;
+      int predicted = predictedClass(scores, r);
       errors += predicted != classes[r] ? 1 : 0;
     }
     return errors;

@@ -131,16 +131,18 @@ public final class LinearModel {
     predict(FeatureRows.float32(x, off, n, features), scores);
   }
 
-  /**
-   * The predicted class of each row: for one output, 1 if the score (a logit) is > 0 else 0; for c
-   * outputs, the first index of the largest score.
-   */
-  public int[] predictClasses(FeatureRows z) {
+  /** The class each row of z predicts, by the task's rule ({@link Loss#predictedClass}). */
+  public int[] predictClasses(FeatureRows z, Task task) {
+    if (task == null || task.outputs() != outputs) {
+      throw new IllegalArgumentException("task " + task + " does not fit a model of " + outputs
+          + " outputs");
+    }
     float[] scores = predict(z);
+    Loss loss = task.loss();
     int n = z.rows();
     int[] out = new int[n];
     for (int r = 0; r < n; r++) {
-      out[r] = outputs == 1 ? (scores[r] > 0 ? 1 : 0) : SoftmaxLoss.argmax(scores, r * outputs, outputs);
+      out[r] = loss.predictedClass(scores, r * outputs);
     }
     return out;
   }

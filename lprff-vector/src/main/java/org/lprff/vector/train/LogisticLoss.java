@@ -70,7 +70,7 @@ public final class LogisticLoss extends Loss {
   double metricSum(float[] scores, int n, float[] targets, int[] classes) {
     int errors = 0;
     for (int r = 0; r < n; r++) {
-      int predicted = scores[r] > 0 ? 1 : 0;
+      int predicted = predictedClass(scores, r);
       errors += predicted != classes[r] ? 1 : 0;
     }
     return errors;

@@ -35,6 +35,17 @@ public abstract sealed class Loss implements java.io.Serializable
   public abstract String name();
 
   /**
+   * The class the scores of one row, {@code scores[offset .. offset + outputs())}, predict: the
+   * one decision rule of every model (the library, the command line, Spark and the Python package
+   * follow it). One output: class 1 when the score, a logit, is > 0 ({@link HingeLoss}: the sign
+   * of the score, 0 included); more: the first index of the largest score, NaN never winning.
+   */
+  public int predictedClass(float[] scores, int offset) {
+    int c = outputs();
+    return c == 1 ? (scores[offset] > 0 ? 1 : 0) : SoftmaxLoss.argmax(scores, offset, c);
+  }
+
+  /**
    * The mean loss of n rows; if {@code gradient} is not null, writes dL/dscores into its first
    * n*c entries.
    *

@@ -286,11 +286,12 @@ public final class PredictionSpread {
   /** The predicted class, its probability at full precision and over the draws, the agreement. */
   private void classify(float[] fpScores, int r, int c, float[] drawScores, int cn,
       double[] probabilities, Result result, int row) {
-    int predicted = c == 1 ? (fpScores[r] > 0 ? 1 : 0) : SoftmaxLoss.argmax(fpScores, r * c, c);
+    Loss loss = task.loss();
+    int predicted = loss.predictedClass(fpScores, r * c);
     int agree = 0;
     for (int k = 0; k < draws; k++) {
       int off = (k * cn + r) * c;
-      int drawn = c == 1 ? (drawScores[off] > 0 ? 1 : 0) : SoftmaxLoss.argmax(drawScores, off, c);
+      int drawn = loss.predictedClass(drawScores, off);
       agree += drawn == predicted ? 1 : 0;
       probabilities[k] = probability(drawScores, off, c, predicted);
     }

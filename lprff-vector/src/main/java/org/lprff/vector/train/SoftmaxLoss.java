@@ -82,7 +82,7 @@ public final class SoftmaxLoss extends Loss {
   double metricSum(float[] scores, int n, float[] targets, int[] labels) {
     int errors = 0;
     for (int r = 0; r < n; r++) {
-      errors += argmax(scores, r * classes, classes) != labels[r] ? 1 : 0;
+      errors += predictedClass(scores, r * classes) != labels[r] ? 1 : 0;
     }
     return errors;
   }

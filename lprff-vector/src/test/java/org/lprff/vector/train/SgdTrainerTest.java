@@ -104,7 +104,7 @@ class SgdTrainerTest {
                   InMemoryBatches.of(train, Arrays.copyOf(y, n)),
                   InMemoryBatches.of(heldout, Arrays.copyOfRange(y, n, n + nh)).ordered());
       assertEquals(StopReason.CONVERGED, result.stopReason(), result.message());
-      int[] predicted = result.model().predictClasses(heldout);
+      int[] predicted = result.model().predictClasses(heldout, task);
       int errors = 0;
       for (int r = 0; r < nh; r++) {
         errors += predicted[r] != y[n + r] ? 1 : 0;
