@@ -12,4 +12,5 @@ module org.lprff.arrow {
 
   exports org.lprff.arrow;
   exports org.lprff.arrow.input;
+  exports org.lprff.arrow.model;
 }

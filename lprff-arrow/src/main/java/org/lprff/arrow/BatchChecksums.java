@@ -239,7 +239,7 @@ public final class BatchChecksums {
   }
 
   /** As {@link #verify(Path)}, through {@code channel} open on {@code file} (positional reads). */
-  static Report verify(Path file, FileChannel channel) throws IOException {
+  public static Report verify(Path file, FileChannel channel) throws IOException {
     Bodies bodies = Bodies.of(file, channel);
     ByteBuffer head = ByteBuffer.allocate(6);
     channel.read(head, 0);

@@ -27,7 +27,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * key; readers that do not know it ignore it (the IPC format allows custom metadata on every
  * message). Not thread-safe.
  */
-abstract sealed class IpcWriter permits IpcWriter.File, IpcWriter.Stream {
+public abstract sealed class IpcWriter permits IpcWriter.File, IpcWriter.Stream {
 
   private static final IpcOption OPTION = IpcOption.DEFAULT;
   private static final byte[] MAGIC = "ARROW1".getBytes(StandardCharsets.US_ASCII);
@@ -42,7 +42,7 @@ abstract sealed class IpcWriter permits IpcWriter.File, IpcWriter.Stream {
   }
 
   /** The IPC file framing (random access; can be mapped). */
-  static IpcWriter file(Schema schema, WritableByteChannel channel) {
+  public static IpcWriter file(Schema schema, WritableByteChannel channel) {
     return new File(schema, channel);
   }
 
@@ -52,7 +52,7 @@ abstract sealed class IpcWriter permits IpcWriter.File, IpcWriter.Stream {
   }
 
   /** Writes what comes before the first record batch. */
-  final void start() throws IOException {
+  public final void start() throws IOException {
     startFraming();
     MessageSerializer.serialize(out, schema, OPTION);
   }
@@ -63,7 +63,7 @@ abstract sealed class IpcWriter permits IpcWriter.File, IpcWriter.Stream {
    *
    * @return where it lies in the output
    */
-  final ArrowBlock write(ArrowRecordBatch batch) throws IOException {
+  public final ArrowBlock write(ArrowRecordBatch batch) throws IOException {
     long start = out.getCurrentPosition();
     ByteBuffer metadata = metadata(batch, BatchChecksums.body(batch));
     int prefix = 8;
@@ -83,7 +83,7 @@ abstract sealed class IpcWriter permits IpcWriter.File, IpcWriter.Stream {
   }
 
   /** Writes the end-of-stream marker and what the framing puts after it. */
-  final void end() throws IOException {
+  public final void end() throws IOException {
     out.writeIntLittleEndian(MessageSerializer.IPC_CONTINUATION_TOKEN);
     out.writeIntLittleEndian(0);
     endFraming(List.copyOf(blocks));

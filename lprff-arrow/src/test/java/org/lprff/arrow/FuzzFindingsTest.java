@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.lprff.arrow.model.FittedModel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lprff.arrow.input.IdxRowSource;
@@ -124,7 +125,7 @@ class FuzzFindingsTest {
   @Test
   void modelHugeRowCount() throws IOException {
     Path file = finding("model-rows");
-    IOException e = assertThrows(IOException.class, () -> ModelFile.read(file));
+    IOException e = assertThrows(IOException.class, () -> FittedModel.load(file));
     assertNames(file, e);
   }
 

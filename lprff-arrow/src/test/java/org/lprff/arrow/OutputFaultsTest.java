@@ -22,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lprff.fixtures.FullDisk;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.arrow.model.FittedModel;
 import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.Task;
 
 /**
  * A full disk, a failing fsync and a failing rename under each writer of outputs (feature files in
@@ -67,9 +69,9 @@ class OutputFaultsTest extends ArrowTestBase {
     for (int i = 0; i < wT.length; i++) {
       wT[i] = (float) random.nextGaussian();
     }
-    ModelFile.Model model = new ModelFile.Model(spec, null, "classification", 3, 1e-4,
+    FittedModel model = new FittedModel(spec, null, Task.multiclass(3), 1e-4,
         LinearModel.of(500, 3, wT, new float[] {1, 2, 3}), Map.of("epochs", "2"));
-    failEverywhere("model.lprff", target -> ModelFile.write(target, model));
+    failEverywhere("model.lprff", model::save);
   }
 
   @Test

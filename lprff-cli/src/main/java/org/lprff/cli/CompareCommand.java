@@ -1,5 +1,6 @@
 package org.lprff.cli;
 
+import org.lprff.arrow.input.RowTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -161,13 +162,13 @@ final class CompareCommand implements Callable<Integer> {
     PrintWriter out = command.commandLine().getOut();
     long started = System.nanoTime();
 
-    CompareData.Rows trainRows;
-    CompareData.Rows heldoutRows;
+    RowTable trainRows;
+    RowTable heldoutRows;
     try (BufferAllocator allocator = new RootAllocator()) {
-      CompareData.Rows first =
+      RowTable first =
           CompareData.read(train, raw.format, raw.labelColumn, raw.idxLabels, "--idx-labels", allocator);
       if (raw.heldout == null) {
-        CompareData.Rows[] parts = CompareData.split(first, training.seed);
+        RowTable[] parts = first.split(training.seed);
         trainRows = parts[0];
         heldoutRows = parts[1];
       } else {
@@ -414,12 +415,11 @@ final class CompareCommand implements Callable<Integer> {
     return s.toString().stripTrailing();
   }
 
-  private Map<String, Object> json(List<Result> results, CompareData.Rows trainRows,
-      CompareData.Rows heldoutRows, int n, double lambda, Task taskKind, int classes,
+  private Map<String, Object> json(List<Result> results, RowTable trainRows,
+      RowTable heldoutRows, int n, double lambda, Task taskKind, int classes,
       double total) {
     Map<String, Object> o = Json.object();
-    o.put("task", taskKind == Task.REGRESSION ? "regression"
-        : taskKind == Task.BINARY ? "binary" : "classification");
+    o.put("task", taskKind.kind().id);
     o.put("classes", classes);
     o.put("train_rows", trainRows.n());
     o.put("heldout_rows", heldoutRows.n());

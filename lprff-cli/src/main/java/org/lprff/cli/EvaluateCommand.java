@@ -9,15 +9,14 @@ import java.util.concurrent.Callable;
 import org.lprff.arrow.FeatureFileBatches;
 import org.lprff.arrow.LabelType;
 import org.lprff.arrow.FeatureFileBatches.Order;
-import org.lprff.arrow.ModelFile;
+import org.lprff.arrow.ChecksumPass;
+import org.lprff.arrow.model.FittedModel;
 import org.lprff.cli.options.JsonOption;
 import org.lprff.cli.options.VerifyOption;
-import org.lprff.cli.workflow.ChecksumPass;
 import org.lprff.cli.options.ModelOption;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Json;
 import org.lprff.cli.output.Version;
-import org.lprff.cli.workflow.ModelTasks;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.train.Evaluation;
 import org.lprff.vector.train.Task;
@@ -55,8 +54,8 @@ final class EvaluateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    ModelFile.Model m = model.read();
-    Task task = ModelTasks.task(m);
+    FittedModel m = model.read();
+    Task task = m.task();
     boolean classification = task != Task.REGRESSION;
     Evaluation e;
     FeaturizerSpec fileSpec;
@@ -91,7 +90,7 @@ final class EvaluateCommand implements Callable<Integer> {
       Map<String, Object> o = Json.object();
       o.put("model", model.path.toString());
       o.put("data", data.toString());
-      o.put("task", m.task());
+      o.put("task", task.kind().id);
       o.put("rows", e.rows());
       o.put("model_bits", m.spec().bits());
       o.put("data_bits", fileSpec.bits());

@@ -2,8 +2,6 @@ package org.lprff.cli;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -12,7 +10,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.lprff.arrow.AtomicWrite;
 import org.lprff.arrow.LabelType;
-import org.lprff.arrow.ModelFile;
+import org.lprff.arrow.model.FittedModel;
 import org.lprff.arrow.input.LabelColumn;
 import org.lprff.arrow.input.RowBatch;
 import org.lprff.arrow.input.RowSource;
@@ -21,11 +19,8 @@ import org.lprff.cli.options.InputOptions;
 import org.lprff.cli.options.ModelOption;
 import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.Version;
-import org.lprff.cli.workflow.ModelTasks;
 import org.lprff.cli.workflow.SpreadColumns;
-import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
-import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.train.PredictionSpread;
 import org.lprff.vector.train.Task;
 import picocli.CommandLine.Command;
@@ -93,14 +88,13 @@ final class PredictCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    ModelFile.Model m = model.read();
-    Task task = ModelTasks.task(m);
+    FittedModel m = model.read();
+    Task task = m.task();
     if (probabilities && task == Task.BINARY_HINGE) {
       throw new ParameterException(command.commandLine(), "--probabilities: the model "
           + model.path + " was trained on the hinge loss, whose scores are not probabilities");
     }
-    FeaturizerSpec spec = quantized ? m.spec() : m.spec().scoringSpec();
-    Featurizer featurizer = Featurizer.of(spec);
+    FeaturizerSpec spec = m.spec();
     PredictionSpread spread = spread(m, task);
     RowSources.Format resolved;
     LabelColumn label;
@@ -111,11 +105,11 @@ final class PredictCommand implements Callable<Integer> {
       throw new ParameterException(command.commandLine(), e.getMessage(), e);
     }
     AtomicWrite.Temp temp = AtomicWrite.open(output);
-    int c = m.weights().outputs();
+    int c = task.outputs();
     int batchRows = 4096;
     try (BufferAllocator allocator = new RootAllocator();
         RowSource source = in.open(resolved, label, batchRows, allocator);
-        Arena arena = Arena.ofConfined()) {
+        FittedModel.Predictor predictor = m.predictor(quantized)) {
       if (source.columns() != spec.inputDim()) {
         throw new IllegalArgumentException("input " + in.input + " has " + source.columns()
             + " feature columns, the model " + model.path + " expects d = " + spec.inputDim());
@@ -128,26 +122,35 @@ final class PredictCommand implements Callable<Integer> {
               + " standardization: " + e.getMessage(), e);
         }
       }
-      MemorySegment z = arena.allocate((long) batchRows * spec.rowBytes(), 8);
       float[] scores = new float[batchRows * c];
+      float[] p = new float[batchRows * m.classes()];
       try (BufferedWriter w = new BufferedWriter(
           Channels.newWriter(temp.channel(), StandardCharsets.UTF_8))) {
         w.write(header(task, m.classes()) + (spread == null ? "" : SpreadColumns.header(task)));
         w.newLine();
         StringBuilder line = new StringBuilder();
         for (RowBatch batch; (batch = source.next()) != null; ) {
-          if (m.standardization() != null) {
-            m.standardization().apply(batch);
-          }
           int n = batch.rows();
-          featurizer.featurize(batch.values(), n, batch.firstRowId(), z, 0);
-          FeatureRows rows = FeatureRows.of(spec, z, 0, n);
-          m.weights().predict(rows, scores);
+          // The model standardizes and featurizes raw rows itself, as every library user's do.
+          predictor.scores(batch.values(), n, batch.firstRowId(), scores);
+          if (m.standardization() != null && spread != null) {
+            m.standardization().apply(batch); // the spread featurizes standardized rows
+          }
           PredictionSpread.Result spreads =
               spread == null ? null : spread.predict(batch.values(), n, batch.firstRowId());
           for (int r = 0; r < n; r++) {
             line.setLength(0);
-            format(line, task, scores, r, c);
+            if (task == Task.REGRESSION) {
+              line.append(scores[r]);
+            } else {
+              line.append(task.loss().predictedClass(scores, r * c));
+              if (probabilities) {
+                m.probabilitiesOfScores(scores, r, p);
+                for (int j = 0; j < m.classes(); j++) {
+                  line.append(',').append(p[r * m.classes() + j]);
+                }
+              }
+            }
             if (spreads != null) {
               SpreadColumns.format(line, spreads, r);
             }
@@ -167,7 +170,7 @@ final class PredictCommand implements Callable<Integer> {
   }
 
   /** The spread of --draws, or null without it; refusals name the option and the fix. */
-  private PredictionSpread spread(ModelFile.Model m, Task task) {
+  private PredictionSpread spread(FittedModel m, Task task) {
     if (draws == null) {
       return null;
     }
@@ -196,42 +199,4 @@ final class PredictCommand implements Callable<Integer> {
     }
     return s.toString();
   }
-
-  private void format(StringBuilder line, Task task, float[] scores, int r, int c) {
-    if (task == Task.REGRESSION) {
-      line.append(scores[r]);
-      return;
-    }
-    if (task == Task.BINARY_HINGE) { // the sign of the score, 0 included
-      line.append(scores[r] >= 0 ? 1 : 0);
-      return;
-    }
-    if (c == 1) { // binary: one logit
-      double p1 = 1 / (1 + Math.exp(-scores[r]));
-      line.append(scores[r] > 0 ? 1 : 0);
-      if (probabilities) {
-        line.append(',').append((float) (1 - p1)).append(',').append((float) p1);
-      }
-      return;
-    }
-    int best = 0;
-    double max = Double.NEGATIVE_INFINITY;
-    for (int j = 0; j < c; j++) {
-      if (scores[r * c + j] > max) {
-        max = scores[r * c + j];
-        best = j;
-      }
-    }
-    line.append(best);
-    if (probabilities) {
-      double sum = 0;
-      for (int j = 0; j < c; j++) {
-        sum += Math.exp(scores[r * c + j] - max);
-      }
-      for (int j = 0; j < c; j++) {
-        line.append(',').append((float) (Math.exp(scores[r * c + j] - max) / sum));
-      }
-    }
-  }
-
 }

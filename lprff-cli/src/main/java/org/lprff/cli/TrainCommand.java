@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.lprff.arrow.ModelFile;
 import org.lprff.cli.options.JsonOption;
 import org.lprff.cli.options.QuietOption;
 import org.lprff.cli.options.RedrawOptions;
@@ -41,8 +40,8 @@ import picocli.CommandLine.Spec;
           + " l2-penalized loss (by default: for regression in closed form up to m = 2048 and by"
           + " conjugate gradients above, for classification by L-BFGS, with l2 chosen on"
           + " --validation or a seeded split of the training rows), or by the paper's"
-          + " mini-batch SGD; a heldout feature file"
-          + " (featurized --like the training file) gives the final metrics. Writes a"
+          + " mini-batch SGD; a heldout feature file, when given"
+          + " (featurized --like the training file), gives the final metrics. Writes a"
           + " self-describing model file (.lprff) for evaluate/predict.",
       "",
       "Progress lines go to stderr. If training diverges (NaN or overflow) the command fails"
@@ -56,10 +55,11 @@ final class TrainCommand implements Callable<Integer> {
       description = "Training feature file (Arrow) with labels; with --redraw, raw rows.")
   Path train;
 
-  @Option(names = "--heldout", required = true, paramLabel = "FILE",
+  @Option(names = "--heldout", paramLabel = "FILE",
       description = "Heldout feature file with the same spec (e.g. featurize --like, or its"
-          + " full-precision twin --like --bits 32), for the final metrics; only SGD without"
-          + " --validation reads it before (early stopping, the LP-RFF paper's protocol).")
+          + " full-precision twin --like --bits 32), for the final metrics (none without it);"
+          + " only SGD without --validation reads it before (early stopping, the LP-RFF"
+          + " paper's protocol).")
   Path heldout;
 
   @Option(names = "--validation", paramLabel = "FILE",
@@ -147,7 +147,7 @@ final class TrainCommand implements Callable<Integer> {
         ? RedrawTraining.run(train, validation, heldout, redraw, options, progress)
         : Training.run(train, validation, heldout, options, progress);
     if (model != null) {
-      ModelFile.write(model, redraw.enabled ? RedrawTraining.model(outcome) : outcome.model());
+      outcome.model().save(model);
     }
     PrintWriter out = command.commandLine().getOut();
     if (json.enabled) {

@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.lprff.arrow.ModelFile;
+import org.lprff.arrow.model.FittedModel;
 import org.lprff.vector.train.LinearModel;
 
 /**
@@ -100,7 +100,7 @@ class KitchenSinksCommandTest {
           json);
       assertTrue(r.err().contains("rks: normal equations of") && r.err().contains("KKT"),
           r.err());
-      ModelFile.Model m = ModelFile.read(model);
+      FittedModel m = FittedModel.load(model);
       assertTrue(maxWeight(m.weights()) <= bound[k] / Math.sqrt(2.0 * M),
           "max |w| " + maxWeight(m.weights()));
       assertEquals("rks", m.training().get("solver"));
@@ -135,7 +135,7 @@ class KitchenSinksCommandTest {
     double hinge = jsonNumber(json, "heldout_hinge_loss");
     assertTrue(error < 0.2, json);
     assertTrue(!json.contains("log_loss"), json);
-    ModelFile.Model m = ModelFile.read(model);
+    FittedModel m = FittedModel.load(model);
     assertEquals("hinge", m.training().get("loss"));
     assertTrue(maxWeight(m.weights()) <= 20 / Math.sqrt(2.0 * M));
     String eval = lastLine(Cli.ok("evaluate", "--model", model.toString(), "--data",

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.lprff.arrow.ModelFile;
+import org.lprff.arrow.model.FittedModel;
 import org.lprff.cli.output.Version;
 
 /**
@@ -264,10 +264,10 @@ class LauncherIT {
     Map<String, Integer> trainPhases = killAtRandomPoints(List.of("train", "--train",
         "train.arrow", "--heldout", "train.arrow", "--task", "regression", "--solver", "sgd",
         "--model", "model.lprff", "--quiet"), "model.lprff", model -> {
-          ModelFile.Model m = ModelFile.read(model);
+          FittedModel m = FittedModel.load(model);
           Path other = dir.resolve("older.lprff");
-          ModelFile.write(other, new ModelFile.Model(m.spec(), m.standardization(), m.task(),
-              m.classes(), 2 * m.l2() + 1e-3, m.weights(), m.training()));
+          new FittedModel(m.spec(), m.standardization(), m.task(), 2 * m.l2() + 1e-3,
+              m.weights(), m.training()).save(other);
           byte[] bytes = Files.readAllBytes(other);
           Files.delete(other);
           return bytes;

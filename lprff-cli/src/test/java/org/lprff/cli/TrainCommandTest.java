@@ -22,7 +22,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.lprff.arrow.ModelFile;
+import org.lprff.arrow.model.FittedModel;
 
 /**
  * train → model → evaluate → predict on small synthetic problems (in-process).
@@ -299,7 +299,7 @@ class TrainCommandTest {
     assertTrue(cls.contains("\"solver\":\"lbfgs\"") && cls.contains(
         "\"selected_on\":\"validation_split\""), cls);
     assertTrue(jsonNumber(cls, "heldout_error_rate") < 0.15, cls);
-    Map<String, String> training = ModelFile.read(model).training();
+    Map<String, String> training = FittedModel.load(model).training();
     assertEquals("validation_split", training.get("l2_selected_on"), training.toString());
     assertTrue(training.get("l2_path").startsWith("0.01="), training.toString());
     // coarse to fine, stopping one l2 past the minimum of the validation loss (or at 1e-7)

@@ -13,7 +13,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.lprff.arrow.ModelFile;
+import org.lprff.arrow.model.FittedModel;
 import org.lprff.cli.options.RedrawOptions;
 import org.lprff.cli.workflow.RedrawTraining;
 import org.lprff.vector.featurize.FeaturizerSpec;
@@ -48,7 +48,7 @@ class TrainRedrawTest {
     String json = TrainCommandTest.lastLine(r.out());
     assertTrue(TrainCommandTest.jsonNumber(json, "heldout_mse") < 0.4, r.toString());
     assertTrue(json.contains("\"solver\":\"sgd\""), json); // auto is SGD under --redraw
-    ModelFile.Model m = ModelFile.read(model);
+    FittedModel m = FittedModel.load(model);
     assertEquals(new FeaturizerSpec(new KernelFunction.Gaussian(2), 4, 512, 2, "circulant", 3,
         Quantizer.STOCHASTIC), m.spec());
     assertEquals("epoch", m.training().get(RedrawTraining.KEY_DRAWS));

@@ -1,6 +1,7 @@
 package org.lprff.spark;
 
 import java.nio.file.Path;
+import org.lprff.vector.train.Task;
 import org.apache.spark.ml.classification.ProbabilisticClassificationModel;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.Vector;
@@ -36,7 +37,7 @@ public final class LpRffClassificationModel
   /** The model of a {@code .lprff} file written by {@link #export} or {@code lprff train}. */
   public static LpRffClassificationModel fromModelFile(String path) {
     LpRffModelData data = LpRffModelData.read(Path.of(path));
-    if (data.task().equals("regression")) {
+    if (data.task() == Task.Kind.REGRESSION) {
       throw new IllegalArgumentException(path + " holds a regression model; load it with"
           + " LpRffRegressionModel");
     }

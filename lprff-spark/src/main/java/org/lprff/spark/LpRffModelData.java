@@ -8,10 +8,11 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import org.lprff.arrow.ModelFile;
+import org.lprff.arrow.model.FittedModel;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.Task;
 import org.lprff.vector.train.TrainingReport;
 
 /**
@@ -26,7 +27,7 @@ public final class LpRffModelData implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private final Map<String, String> spec;
-  private final String task;
+  private final Task.Kind task;
   private final int classes;
   private final double l2;
   private final int features;
@@ -37,7 +38,7 @@ public final class LpRffModelData implements Serializable {
   private transient LinearModel model;
   private transient FeaturizerSpec featurizerSpec;
 
-  private LpRffModelData(FeaturizerSpec spec, String task, int classes, double l2,
+  private LpRffModelData(FeaturizerSpec spec, Task.Kind task, int classes, double l2,
       LinearModel model, Map<String, String> training) {
     this.spec = new LinkedHashMap<>(spec.toMap());
     this.task = task;
@@ -54,8 +55,7 @@ public final class LpRffModelData implements Serializable {
     if (report.diverged()) {
       throw new IllegalStateException("training diverged: " + report.result().message());
     }
-    String task = report.classes() == 1 ? "regression"
-        : report.classes() == 2 ? "binary" : "classification";
+    Task.Kind task = report.task().kind();
     Map<String, String> training = new LinkedHashMap<>();
     training.put("solver", report.solver().id);
     training.put("selected_on", report.selectedOn());
@@ -74,9 +74,15 @@ public final class LpRffModelData implements Serializable {
     return new LpRffModelData(spec, task, report.classes(), report.l2(), report.model(), training);
   }
 
-  static LpRffModelData of(ModelFile.Model file) {
-    return new LpRffModelData(file.spec(), file.task(), file.classes(), file.l2(), file.weights(),
-        file.training());
+  static LpRffModelData of(FittedModel file) {
+    return new LpRffModelData(file.spec(), file.task().kind(), file.classes(), file.l2(),
+        file.weights(), file.training());
+  }
+
+  /** The library's fitted model of these weights: what the .lprff file holds. */
+  FittedModel fitted() {
+    return new FittedModel(spec(), null, Task.of(task, classes, false), l2,
+        model(), training);
   }
 
   FeaturizerSpec spec() {
@@ -93,7 +99,7 @@ public final class LpRffModelData implements Serializable {
     return model;
   }
 
-  String task() {
+  Task.Kind task() {
     return task;
   }
 
@@ -123,8 +129,7 @@ public final class LpRffModelData implements Serializable {
   /** Writes the {@code .lprff} model file that {@code lprff predict} reads. */
   void export(Path path) {
     try {
-      ModelFile.write(path, new ModelFile.Model(spec(), null, task, classes, l2, model(),
-          training));
+      fitted().save(path);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the model file " + path + ": " + e.getMessage(),
           e);
@@ -133,7 +138,7 @@ public final class LpRffModelData implements Serializable {
 
   static LpRffModelData read(Path path) {
     try {
-      return of(ModelFile.read(path));
+      return of(FittedModel.load(path));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the model file " + path + ": " + e.getMessage(),
           e);

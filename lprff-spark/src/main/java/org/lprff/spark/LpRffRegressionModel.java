@@ -1,6 +1,7 @@
 package org.lprff.spark;
 
 import java.nio.file.Path;
+import org.lprff.vector.train.Task;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.regression.RegressionModel;
@@ -32,8 +33,8 @@ public final class LpRffRegressionModel
   /** The model of a {@code .lprff} file written by {@link #export} or {@code lprff train}. */
   public static LpRffRegressionModel fromModelFile(String path) {
     LpRffModelData data = LpRffModelData.read(Path.of(path));
-    if (!data.task().equals("regression")) {
-      throw new IllegalArgumentException(path + " holds a " + data.task() + " model, expected"
+    if (data.task() != Task.Kind.REGRESSION) {
+      throw new IllegalArgumentException(path + " holds a " + data.task().id + " model, expected"
           + " regression; load it with LpRffClassificationModel");
     }
     return new LpRffRegressionModel(org.apache.spark.ml.util.Identifiable.randomUID(

@@ -16,7 +16,7 @@ import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.lprff.arrow.ModelFile;
+import org.lprff.arrow.model.FittedModel;
 import org.lprff.fixtures.Diamonds;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
@@ -198,8 +198,8 @@ class DistributedTrainingTest extends SparkTestBase {
 
     Path file = dir.resolve("model.lprff");
     model.export(file.toString());
-    ModelFile.Model read = ModelFile.read(file);
-    assertEquals("binary", read.task());
+    FittedModel read = FittedModel.load(file);
+    assertEquals(Task.BINARY, read.task());
     assertEquals(spec, read.spec());
     assertEquals(model.weights(), read.weights());
     assertEquals(model.weights(), LpRffClassificationModel.fromModelFile(file.toString()).weights());

@@ -23,7 +23,7 @@ import org.lprff.arrow.AtomicWrite;
 import org.lprff.cli.experiment.ExperimentPlan.Planned;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.workflow.CompareData;
-import org.lprff.cli.workflow.CompareData.Rows;
+import org.lprff.arrow.input.RowTable;
 import org.lprff.cli.workflow.HelperPool;
 import org.lprff.cli.workflow.MethodRuns;
 import org.lprff.cli.workflow.MethodRuns.Method;
@@ -277,12 +277,12 @@ public final class Experiment {
    */
   static Selection select(ExperimentData data, ExperimentPlan plan, ExecutorService pool,
       Consumer<String> progress) {
-    Rows train = data.train();
+    RowTable train = data.train();
     // Row i of the training rows is validation iff mix64(seed + i) mod 10 == 1.
-    int[][] parts = CompareData.partition(train.n(),
+    int[][] parts = RowTable.partition(train.n(),
         i -> RowSplit.validation(ExperimentData.SPLIT_SEED, i));
-    Rows fit = train.select(parts[0]);
-    Rows validation = train.select(parts[1]);
+    RowTable fit = train.select(parts[0]);
+    RowTable validation = train.select(parts[1]);
     if (fit.n() == 0 || validation.n() == 0) {
       throw new IllegalArgumentException("the validation split of " + train.n()
           + " training rows left " + (fit.n() == 0 ? "no training" : "no validation")
@@ -341,7 +341,7 @@ public final class Experiment {
   }
 
   /** The median Euclidean distance over {@value #MEDIAN_PAIRS} seeded pairs of distinct rows. */
-  static double medianDistance(Rows rows) {
+  static double medianDistance(RowTable rows) {
     int n = rows.n();
     int d = rows.d();
     if (n < 2) {

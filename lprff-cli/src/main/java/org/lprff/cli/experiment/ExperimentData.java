@@ -13,7 +13,7 @@ import org.lprff.cli.options.TrainingOptions;
 import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.workflow.CompareData;
-import org.lprff.cli.workflow.CompareData.Rows;
+import org.lprff.arrow.input.RowTable;
 import org.lprff.vector.random.RandomParameters;
 import org.lprff.vector.train.Task;
 
@@ -32,7 +32,7 @@ import org.lprff.vector.train.Task;
  * @param classes 1 for regression
  */
 public record ExperimentData(
-    String name, String description, Rows train, Rows heldout, Task task, int classes) {
+    String name, String description, RowTable train, RowTable heldout, Task task, int classes) {
 
   public static final String DIAMONDS = "diamonds";
   public static final String FASHION_MNIST = "fashion-mnist";
@@ -81,11 +81,11 @@ public record ExperimentData(
       try (InputStream in = ShippedData.diamonds()) {
         Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
       }
-      Rows all;
+      RowTable all;
       try (BufferAllocator allocator = new RootAllocator()) {
         all = CompareData.read(copy, "csv", null, null, "--idx-labels", allocator);
       }
-      Rows[] parts = CompareData.split(all, SPLIT_SEED);
+      RowTable[] parts = all.split(SPLIT_SEED);
       return prepare(DIAMONDS, "diamonds (shipped in lprff): 53,940 rows, 9 features, target"
           + " ln(price)", parts[0], parts[1], source.task() == null ? "regression" : source.task(),
           true, source.standardize() == null || source.standardize(), maxTrainRows);
@@ -109,8 +109,8 @@ public record ExperimentData(
             + " with --data PATH --heldout PATH)");
       }
     }
-    Rows train;
-    Rows heldout;
+    RowTable train;
+    RowTable heldout;
     try (BufferAllocator allocator = new RootAllocator()) {
       train = CompareData.read(dir.resolve(files[0]), "idx", null, dir.resolve(files[1]),
           "--idx-labels", allocator);
@@ -130,14 +130,14 @@ public record ExperimentData(
           + (Files.isDirectory(path) ? "a folder" : "no such file") + " (expected " + DIAMONDS
           + ", " + FASHION_MNIST + " or a path to a CSV, LIBSVM, IDX or Arrow file)");
     }
-    Rows train;
-    Rows heldout;
+    RowTable train;
+    RowTable heldout;
     String how;
     try (BufferAllocator allocator = new RootAllocator()) {
-      Rows first = CompareData.read(path, source.format(), source.labelColumn(),
+      RowTable first = CompareData.read(path, source.format(), source.labelColumn(),
           idxLabels(path, source.idxLabels()), "--idx-labels", allocator);
       if (source.heldout() == null) {
-        Rows[] parts = CompareData.split(first, SPLIT_SEED);
+        RowTable[] parts = first.split(SPLIT_SEED);
         train = parts[0];
         heldout = parts[1];
         how = "row i heldout iff mix64(" + SPLIT_SEED + " + i) mod 5 == 0";
@@ -182,8 +182,8 @@ public record ExperimentData(
     }
   }
 
-  private static ExperimentData prepare(String name, String description, Rows train,
-      Rows heldout, String taskName, boolean logLabel, boolean standardize, int maxTrainRows) {
+  private static ExperimentData prepare(String name, String description, RowTable train,
+      RowTable heldout, String taskName, boolean logLabel, boolean standardize, int maxTrainRows) {
     boolean classification = TrainingOptions.classification(taskName);
     if (classification && logLabel) {
       throw new UsageException("--log-label applies to regression, not --task classification");

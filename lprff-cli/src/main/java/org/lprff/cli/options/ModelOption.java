@@ -2,7 +2,7 @@ package org.lprff.cli.options;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.lprff.arrow.ModelFile;
+import org.lprff.arrow.model.FittedModel;
 import picocli.CommandLine.Option;
 
 /** {@code --model}: the model file that {@code evaluate} and {@code predict} read. */
@@ -15,7 +15,7 @@ public final class ModelOption {
       description = "The model file (.lprff) written by train.")
   public Path path;
 
-  public ModelFile.Model read() throws IOException {
-    return ModelFile.read(path);
+  public FittedModel read() throws IOException {
+    return FittedModel.load(path);
   }
 }

@@ -2,19 +2,15 @@ package org.lprff.cli.workflow;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
-import java.util.function.IntPredicate;
 import org.apache.arrow.memory.BufferAllocator;
 import org.lprff.arrow.input.LabelColumn;
 import org.lprff.arrow.input.LabelKind;
-import org.lprff.arrow.input.RowBatch;
+import org.lprff.arrow.input.RowTable;
 import org.lprff.arrow.input.RowSource;
 import org.lprff.arrow.input.RowSources;
 import org.lprff.arrow.input.Standardization;
 import org.lprff.cli.options.InputOptions;
 import org.lprff.cli.options.UsageException;
-import org.lprff.vector.stream.RowSplit;
 import org.lprff.vector.train.Task;
 
 /**
@@ -26,30 +22,6 @@ public final class CompareData {
 
   private CompareData() {}
 
-  /** n rows of d floats, row-major, with one label each; {@code names} the feature columns. */
-  public record Rows(float[] x, float[] y, int n, int d, List<String> names) {
-
-    /** Rows {@code indices} of this set, in that order. */
-    public Rows select(int[] indices) {
-      float[] sx = new float[indices.length * d];
-      float[] sy = new float[indices.length];
-      for (int k = 0; k < indices.length; k++) {
-        System.arraycopy(x, indices[k] * d, sx, k * d, d);
-        sy[k] = y[indices[k]];
-      }
-      return new Rows(sx, sy, indices.length, d, names);
-    }
-
-    /** The labels as class indices. */
-    public int[] classes() {
-      int[] c = new int[n];
-      for (int i = 0; i < n; i++) {
-        c[i] = (int) y[i];
-      }
-      return c;
-    }
-  }
-
   /**
    * Reads every row of {@code file} with its labels ({@code labels} reads, e.g. {@code
    * --label-column}; {@code idxLabels} for IDX images, given by the option {@code
@@ -57,7 +29,7 @@ public final class CompareData {
    *
    * @throws IllegalArgumentException if the file has no labels or no rows
    */
-  public static Rows read(Path file, String format, String labelColumn, Path idxLabels,
+  public static RowTable read(Path file, String format, String labelColumn, Path idxLabels,
       String idxLabelsOption, BufferAllocator allocator) throws IOException {
     // The featurize options, filled in here: the same formats, defaults and messages.
     InputOptions in = new InputOptions();
@@ -78,28 +50,7 @@ public final class CompareData {
                 ? " (give its IDX labels file with " + idxLabelsOption + ")"
                 : ""));
       }
-      int d = source.columns();
-      float[] x = new float[Math.max(1, d) * 1024];
-      float[] y = new float[1024];
-      int n = 0;
-      for (RowBatch b = source.next(); b != null; b = source.next()) {
-        long need = (long) n + b.rows();
-        if (need * d > Integer.MAX_VALUE - 16) {
-          throw new IllegalArgumentException(file + " has more than " + n + " rows of " + d
-              + " values: too many to hold in one array for compare");
-        }
-        while (y.length < need) {
-          y = Arrays.copyOf(y, (int) Math.min(Integer.MAX_VALUE - 16L, 2L * y.length));
-          x = Arrays.copyOf(x, (int) Math.min(Integer.MAX_VALUE - 16L, (long) y.length * d));
-        }
-        System.arraycopy(b.values(), 0, x, n * d, b.rows() * d);
-        System.arraycopy(b.labels(), 0, y, n, b.rows());
-        n += b.rows();
-      }
-      if (n == 0) {
-        throw new IllegalArgumentException(file + " has no data rows");
-      }
-      return new Rows(Arrays.copyOf(x, n * d), Arrays.copyOf(y, n), n, d, source.columnNames());
+      return RowTable.read(file, source);
     }
   }
 
@@ -107,7 +58,7 @@ public final class CompareData {
    * Refuses heldout rows whose feature columns differ from the training rows' in number or name
    * (the message names both files and the first column that differs).
    */
-  public static void requireSameColumns(Rows train, Path trainFile, Rows heldout,
+  public static void requireSameColumns(RowTable train, Path trainFile, RowTable heldout,
       Path heldoutFile) {
     if (heldout.d() != train.d()) {
       throw new IllegalArgumentException("heldout " + heldoutFile + " has " + heldout.d()
@@ -122,46 +73,12 @@ public final class CompareData {
     }
   }
 
-  /** {train, heldout}: data row i is heldout iff mix64(seed + i) mod 5 == 0 (the demo's split). */
-  public static Rows[] split(Rows all, long seed) {
-    int[][] parts = partition(all.n(), i -> RowSplit.heldout(seed, i));
-    if (parts[1].length == 0 || parts[0].length == 0) {
-      throw new IllegalArgumentException("the seeded 80/20 split of " + all.n()
-          + " rows left " + (parts[1].length == 0 ? "no heldout" : "no training") + " rows; give"
-          + " more rows or a separate --heldout file");
-    }
-    return new Rows[] {all.select(parts[0]), all.select(parts[1])};
-  }
-
-  /** {indices i in [0, n) where {@code second} is false, those where it is true}, ascending. */
-  public static int[][] partition(int n, IntPredicate second) {
-    int count = 0;
-    for (int i = 0; i < n; i++) {
-      if (second.test(i)) {
-        count++;
-      }
-    }
-    int[] no = new int[n - count];
-    int[] yes = new int[count];
-    for (int i = 0, a = 0, b = 0; i < n; i++) {
-      if (second.test(i)) {
-        yes[b++] = i;
-      } else {
-        no[a++] = i;
-      }
-    }
-    return new int[][] {no, yes};
-  }
-
   /** y := ln(y) in place; every label must be > 0 (the message names set, row and value). */
-  public static void logLabels(Rows rows, String set) {
-    float[] y = rows.y();
-    for (int i = 0; i < rows.n(); i++) {
-      if (!(y[i] > 0) || Float.isInfinite(y[i])) {
-        throw new IllegalArgumentException("--log-label: the label of " + set + " row " + i
-            + " is " + y[i] + ", expected finite and > 0");
-      }
-      y[i] = (float) Math.log(y[i]);
+  public static void logLabels(RowTable rows, String set) {
+    try {
+      rows.logLabels(set);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--log-label: " + e.getMessage(), e);
     }
   }
 
@@ -169,7 +86,7 @@ public final class CompareData {
    * Checks that the labels are class indices and returns the number of classes they imply
    * (largest + 1).
    */
-  public static int classes(Rows rows, String set) {
+  public static int classes(RowTable rows, String set) {
     try {
       return org.lprff.arrow.input.Labels.requireClassIndices(rows.y(), rows.n(), 0);
     } catch (IllegalArgumentException e) {
@@ -183,7 +100,7 @@ public final class CompareData {
    * with the classes the training labels imply (at least 2), every heldout label checked
    * against them.
    */
-  public static Task task(Rows train, Rows heldout, boolean classification) {
+  public static Task task(RowTable train, RowTable heldout, boolean classification) {
     if (!classification) {
       return Task.REGRESSION;
     }
@@ -204,18 +121,18 @@ public final class CompareData {
 
   /**
    * Fits the standardization on {@code train} (mean and sample standard deviation, as {@code
-   * featurize --standardize}) and applies it to both sets in place.
+   * featurize --standardize}) and applies it to it and to {@code others} (nulls skipped) in
+   * place.
    */
-  public static Standardization standardize(Rows train, Rows heldout) {
-    Standardization.Accumulator statistics = new Standardization.Accumulator(train.d());
-    statistics.add(batch(train));
-    Standardization s = statistics.finish(train.names());
-    s.apply(batch(train));
-    s.apply(batch(heldout));
+  public static Standardization standardize(RowTable train, RowTable... others) {
+    Standardization s = new Standardization.Accumulator(train.d()).add(train.batch())
+        .finish(train.names());
+    s.apply(train.batch());
+    for (RowTable other : others) {
+      if (other != null) {
+        s.apply(other.batch());
+      }
+    }
     return s;
-  }
-
-  private static RowBatch batch(Rows rows) {
-    return new RowBatch(rows.x(), rows.n(), rows.d(), rows.y(), 0);
   }
 }

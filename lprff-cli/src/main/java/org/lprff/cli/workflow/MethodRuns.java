@@ -1,5 +1,6 @@
 package org.lprff.cli.workflow;
 
+import org.lprff.arrow.input.RowTable;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -97,8 +98,8 @@ public final class MethodRuns {
   }
 
   private final KernelFunction kernel;
-  private final CompareData.Rows train;
-  private final CompareData.Rows heldout;
+  private final RowTable train;
+  private final RowTable heldout;
   private final int[] subsample;
   private final SpectralApproximation.Reference reference;
   private final Task task;
@@ -106,7 +107,7 @@ public final class MethodRuns {
   private final ExecutorService pool;
   private final Consumer<String> progress;
 
-  private MethodRuns(KernelFunction kernel, CompareData.Rows train, CompareData.Rows heldout,
+  private MethodRuns(KernelFunction kernel, RowTable train, RowTable heldout,
       int[] subsample, SpectralApproximation.Reference reference, Task task, int classes,
       ExecutorService pool, Consumer<String> progress) {
     this.kernel = kernel;
@@ -129,8 +130,8 @@ public final class MethodRuns {
    * @param pool helper threads (null: the calling thread alone)
    * @param progress a line per step worth telling
    */
-  public static MethodRuns prepare(KernelFunction kernel, CompareData.Rows train,
-      CompareData.Rows heldout, int kernelRows, long subsampleSeed, double l2, Task task,
+  public static MethodRuns prepare(KernelFunction kernel, RowTable train,
+      RowTable heldout, int kernelRows, long subsampleSeed, double l2, Task task,
       int classes, ExecutorService pool, Consumer<String> progress) {
     int n = Math.min(kernelRows, heldout.n());
     int[] subsample = Arrays.copyOf(
@@ -270,7 +271,7 @@ public final class MethodRuns {
   }
 
   /** Rows' features with their targets (regression) or classes, in a shuffled-order source. */
-  public static InMemoryBatches batches(FeatureRows z, CompareData.Rows rows, Task task) {
+  public static InMemoryBatches batches(FeatureRows z, RowTable rows, Task task) {
     return task == Task.REGRESSION
         ? InMemoryBatches.of(z, rows.y())
         : InMemoryBatches.of(z, rows.classes());
@@ -281,7 +282,7 @@ public final class MethodRuns {
    * of {@code arena}.
    */
   public static FeatureRows featurize(Featurizer featurizer, FeaturizerSpec spec,
-      CompareData.Rows rows, Arena arena, ExecutorService pool) {
+      RowTable rows, Arena arena, ExecutorService pool) {
     long rowBytes = featurizer.rowBytes();
     // Native memory: the product kernels run ~10x slower on byte[]-backed segments.
     MemorySegment out = arena.allocate(Math.max(1, rowBytes * rows.n()), 64);

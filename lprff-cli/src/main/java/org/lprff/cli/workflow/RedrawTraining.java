@@ -1,26 +1,24 @@
 package org.lprff.cli.workflow;
 
+import org.lprff.arrow.input.RowTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.lprff.arrow.ModelFile;
-import org.lprff.arrow.input.RowBatch;
+import org.lprff.arrow.model.FileTraining;
+import org.lprff.arrow.model.FittedModel;
 import org.lprff.arrow.input.Standardization;
 import org.lprff.cli.options.RedrawOptions;
 import org.lprff.cli.options.TrainingConfig;
 import org.lprff.cli.options.UsageException;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
-import org.lprff.vector.metrics.TrainingMemory;
 import org.lprff.vector.stream.OnTheFlyBatches;
 import org.lprff.vector.train.Evaluation;
 import org.lprff.vector.train.Solver;
-import org.lprff.vector.train.Task;
 import org.lprff.vector.train.Trainer;
 import org.lprff.vector.train.TrainingReport;
 import org.lprff.vector.train.TrainingRequest;
@@ -60,34 +58,33 @@ public final class RedrawTraining {
     FeaturizerSpec spec = p.spec();
     TrainingRequest request = options.request(spec.modelFeatures());
     OnTheFlyBatches heldoutSource = p.heldout();
-    Trainer.Data heldoutData = new Trainer.Data("heldout", heldoutFile.toString(), heldoutSource);
+    Trainer.Data heldoutData = heldoutSource == null ? null
+        : new Trainer.Data("heldout", heldoutFile.toString(), heldoutSource);
+    // SGD stops early on the validation rows, else on the heldout rows (the paper's protocol),
+    // else on a seeded split of the training rows.
     Trainer.Data validationData = p.validation() != null
         ? new Trainer.Data("validation", validationFile.toString(), p.validation())
-        : heldoutData; // SGD stops early on the heldout rows, the paper's protocol
+        : heldoutData;
     Trainer.Data trainData = new Trainer.Data("train", trainFile.toString(), p.train());
     TrainingReport report = Trainer.run(request, trainData, validationData, null, heldoutData,
         progress == null ? null : line -> {
           progress.println(line);
           progress.flush();
         });
-    if (report.diverged()) {
-      double lr = report.learningRate();
-      throw new IllegalStateException("training diverged (" + report.result().message()
-          + ") at --lr " + lr + "; try a smaller --lr, e.g. " + lr / 4
-          + "; no model was written");
-    }
-    Task task = report.task();
-    Evaluation eval = Evaluation.of(report.model(), task, heldoutSource, 1000);
-    TrainingMemory memory = TrainingMemory.forSpec(spec, options.batch(), task.outputs());
-    String taskName = task == Task.REGRESSION ? "regression"
-        : report.classes() == 2 ? "binary" : "classification";
-    return new Training.Outcome(spec, p.standardization(), taskName, p.heldout().rows(),
-        report, eval, memory, p.validation() != null, null, 32);
+    Evaluation heldout = heldoutSource == null ? null
+        : Evaluation.of(report.model(), report.task(), heldoutSource, 1000);
+    Evaluation validation = p.validation() != null ? report.validation() : null;
+    // Epoch e rounded with draw e: the model says so among its training keys.
+    FittedModel model = FittedModel.of(spec, p.standardization(), request, report, validation,
+        heldout).withTraining(Map.of(KEY_DRAWS, "epoch"));
+    return Training.outcome(new FileTraining.Result(model, report, validation, heldout),
+        options.batch());
   }
 
   /**
    * The rows of a --redraw training as sources: {@code train} shuffled, epoch e at draw e;
-   * {@code heldout} and {@code validation} (null without a file) in order at the scoring spec.
+   * {@code heldout} and {@code validation} (each null without its file) in order at the scoring
+   * spec.
    */
   public record Prepared(FeaturizerSpec spec, Standardization standardization,
       OnTheFlyBatches train, OnTheFlyBatches heldout, OnTheFlyBatches validation) {}
@@ -98,16 +95,18 @@ public final class RedrawTraining {
    */
   public static Prepared prepare(Path trainFile, Path validationFile, Path heldoutFile,
       RedrawOptions redraw, boolean classification, long seed) throws IOException {
-    CompareData.Rows train;
-    CompareData.Rows heldout;
-    CompareData.Rows validation = null;
+    RowTable train;
+    RowTable heldout = null;
+    RowTable validation = null;
     String format = redraw.format == null ? "auto" : redraw.format;
     try (BufferAllocator allocator = new RootAllocator()) {
       train = CompareData.read(trainFile, format, redraw.labelColumn, null, "--idx-labels",
           allocator);
-      heldout = CompareData.read(heldoutFile, format, redraw.labelColumn, null, "--idx-labels",
-          allocator);
-      CompareData.requireSameColumns(train, trainFile, heldout, heldoutFile);
+      if (heldoutFile != null) {
+        heldout = CompareData.read(heldoutFile, format, redraw.labelColumn, null,
+            "--idx-labels", allocator);
+        CompareData.requireSameColumns(train, trainFile, heldout, heldoutFile);
+      }
       if (validationFile != null) {
         validation = CompareData.read(validationFile, format, redraw.labelColumn, null,
             "--idx-labels", allocator);
@@ -120,18 +119,16 @@ public final class RedrawTraining {
             + " --task classification");
       }
       CompareData.logLabels(train, "train");
-      CompareData.logLabels(heldout, "heldout");
+      if (heldout != null) {
+        CompareData.logLabels(heldout, "heldout");
+      }
       if (validation != null) {
         CompareData.logLabels(validation, "validation");
       }
     }
     Standardization standardization = null;
     if (redraw.standardizes()) {
-      standardization = CompareData.standardize(train, heldout);
-      if (validation != null) {
-        standardization.apply(
-            new RowBatch(validation.x(), validation.n(), validation.d(), validation.y(), 0));
-      }
+      standardization = CompareData.standardize(train, heldout, validation);
     }
     FeaturizerSpec spec = redraw.spec(train.d(), seed);
     if (!spec.quantizer().randomized() || spec.isFloat()) {
@@ -147,25 +144,16 @@ public final class RedrawTraining {
     ForkJoinPool pool = ForkJoinPool.commonPool();
     OnTheFlyBatches trainSource =
         source(featurizer, train, "train", classification).withExecutor(pool);
-    OnTheFlyBatches heldoutSource =
-        source(scoring, heldout, "heldout", classification).ordered().withExecutor(pool);
+    OnTheFlyBatches heldoutSource = heldout == null ? null
+        : source(scoring, heldout, "heldout", classification).ordered().withExecutor(pool);
     OnTheFlyBatches validationSource = validation == null ? null
         : source(scoring, validation, "validation", classification).ordered()
             .withExecutor(pool);
     return new Prepared(spec, standardization, trainSource, heldoutSource, validationSource);
   }
 
-  /** The model file of a --redraw outcome: train's, noting that epoch e rounded with draw e. */
-  public static ModelFile.Model model(Training.Outcome outcome) {
-    ModelFile.Model model = outcome.model();
-    Map<String, String> training = new LinkedHashMap<>(model.training());
-    training.put(KEY_DRAWS, "epoch");
-    return new ModelFile.Model(model.spec(), model.standardization(), model.task(),
-        model.classes(), model.l2(), model.weights(), training);
-  }
-
   private static OnTheFlyBatches source(
-      Featurizer featurizer, CompareData.Rows rows, String set, boolean classification) {
+      Featurizer featurizer, RowTable rows, String set, boolean classification) {
     if (!classification) {
       return OnTheFlyBatches.of(featurizer, rows.x(), rows.n(), rows.y());
     }

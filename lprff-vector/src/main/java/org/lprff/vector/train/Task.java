@@ -29,6 +29,55 @@ public sealed interface Task extends Serializable
     return new Multiclass(classes);
   }
 
+  /** The kinds of task, as model files, JSON and the command line name them. */
+  enum Kind {
+    REGRESSION("regression"), BINARY("binary"), CLASSIFICATION("classification");
+
+    /** The name in files and on the command line. */
+    public final String id;
+
+    Kind(String id) {
+      this.id = id;
+    }
+
+    /**
+     * The kind named {@code id}.
+     *
+     * @throws IllegalArgumentException naming the value and the names there are
+     */
+    public static Kind named(String id) {
+      for (Kind k : values()) {
+        if (k.id.equals(id)) {
+          return k;
+        }
+      }
+      throw new IllegalArgumentException(
+          "task is '" + id + "', expected regression, binary or classification");
+    }
+  }
+
+  /**
+   * The task of a kind: {@code classes} for {@link Kind#CLASSIFICATION} (k >= 2; 2 classes of
+   * one logit are {@link Kind#BINARY}), {@code hinge} for a binary model trained on the hinge.
+   */
+  static Task of(Kind kind, int classes, boolean hinge) {
+    return switch (kind) {
+      case REGRESSION -> REGRESSION;
+      case BINARY -> hinge ? BINARY_HINGE : BINARY;
+      case CLASSIFICATION -> multiclass(classes);
+    };
+  }
+
+  /** Its kind: regression, binary (one output, two classes) or classification (k outputs). */
+  default Kind kind() {
+    return !usesClasses() ? Kind.REGRESSION : outputs() == 1 ? Kind.BINARY : Kind.CLASSIFICATION;
+  }
+
+  /** The classes of its labels: 1 for regression, 2 for binary, k for k classes. */
+  default int classes() {
+    return !usesClasses() ? 1 : Math.max(2, outputs());
+  }
+
   /** Outputs of the model, c: 1 for regression and binary, k for k classes. */
   int outputs();
 

@@ -1,4 +1,4 @@
-package org.lprff.cli.workflow;
+package org.lprff.arrow;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -7,11 +7,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import org.lprff.arrow.BatchChecksums;
-import org.lprff.arrow.FeatureFileBatches;
 
 /**
- * The checksum pass train and evaluate make before they start: every record batch of every
+ * The checksum pass made before training or scoring on feature files: every record batch of every
  * feature file they read checked against its stored CRC32C ({@link BatchChecksums}), so a damaged
  * file stops the run with a message naming the file and the batch instead of training on wrong
  * bytes.

@@ -1,4 +1,4 @@
-package org.lprff.arrow;
+package org.lprff.arrow.model;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,16 +21,21 @@ import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.arrow.BatchChecksums;
 import org.lprff.arrow.input.Standardization;
+import org.lprff.vector.codec.Quantizer;
+import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.Task;
 
 class ModelFileTest {
 
   @TempDir Path dir;
 
-  private static ModelFile.Model model(int bits, int outputs, boolean standardized) {
-    FeaturizerSpec spec = FeatureTestData.spec(bits);
+  private static FittedModel model(int bits, int outputs, boolean standardized) {
+    FeaturizerSpec spec = new FeaturizerSpec(new KernelFunction.Gaussian(2.0), 5, 37, bits,
+        "dense", 42L, Quantizer.STOCHASTIC); // FeatureTestData.spec(bits)
     int m = spec.features();
     SplittableRandom r = new SplittableRandom(3);
     float[] wT = new float[m * outputs];
@@ -45,18 +50,17 @@ class ModelFileTest {
         ? Standardization.of(List.of("a", "b", "c", "d", "e"), new double[] {1, 2, 3, 4, 5},
             new double[] {.5, 1, 2, 3, 4})
         : null;
-    return new ModelFile.Model(spec, s, outputs == 1 ? "regression" : "classification",
-        outputs == 1 ? 1 : outputs, 1e-6, LinearModel.of(m, outputs, wT, bias),
-        Map.of("epochs", "7"));
+    return new FittedModel(spec, s, outputs == 1 ? Task.REGRESSION : Task.multiclass(outputs),
+        1e-6, LinearModel.of(m, outputs, wT, bias), Map.of("epochs", "7"));
   }
 
   @Test
   void roundTripIsExact() throws IOException {
     for (int outputs : new int[] {1, 3}) {
-      ModelFile.Model written = model(4, outputs, outputs == 3);
+      FittedModel written = model(4, outputs, outputs == 3);
       Path file = dir.resolve("m" + outputs + ".lprff");
       ModelFile.write(file, written);
-      ModelFile.Model read = ModelFile.read(file);
+      FittedModel read = ModelFile.read(file);
       assertEquals(written.spec(), read.spec());
       assertEquals(written.standardization(), read.standardization());
       assertEquals(written.task(), read.task());
@@ -92,7 +96,7 @@ class ModelFileTest {
 
   @Test
   void aFlippedWeightBitIsRefusedAndModelsWithoutChecksumsStillRead() throws IOException {
-    ModelFile.Model written = model(8, 3, true);
+    FittedModel written = model(8, 3, true);
     Path file = dir.resolve("m.lprff");
     ModelFile.write(file, written);
     byte[] bytes = Files.readAllBytes(file);
@@ -134,13 +138,14 @@ class ModelFileTest {
 
   @Test
   void weightsMustMatchTheSpec() {
-    ModelFile.Model ok = model(8, 1, false);
+    FittedModel ok = model(8, 1, false);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new ModelFile.Model(ok.spec(), null, "regression", 1, 0,
+        () -> new FittedModel(ok.spec(), null, Task.REGRESSION, 0,
             LinearModel.zeros(ok.spec().features() + 1, 1), null));
     assertTrue(e.getMessage().contains("m = " + ok.spec().features()), e.getMessage());
     e = assertThrows(IllegalArgumentException.class,
-        () -> new ModelFile.Model(ok.spec(), null, "ranking", 1, 0, ok.weights(), null));
-    assertTrue(e.getMessage().contains("'ranking'"), e.getMessage());
+        () -> new FittedModel(ok.spec(), null, Task.multiclass(3), 0, ok.weights(), null));
+    assertTrue(e.getMessage().contains("1 outputs") && e.getMessage().contains("has 3"),
+        e.getMessage());
   }
 }

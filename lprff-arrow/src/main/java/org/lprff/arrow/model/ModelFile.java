@@ -1,4 +1,4 @@
-package org.lprff.arrow;
+package org.lprff.arrow.model;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -24,9 +24,13 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.lprff.arrow.AtomicWrite;
+import org.lprff.arrow.BatchChecksums;
+import org.lprff.arrow.IpcWriter;
 import org.lprff.arrow.input.Standardization;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.Task;
 
 /**
  * A trained model, {@code .lprff}: one Arrow IPC file (readable with pyarrow's {@code
@@ -53,7 +57,7 @@ import org.lprff.vector.train.LinearModel;
  *
  * <p>Written atomically (a temporary file in the same directory, forced, then renamed).
  */
-public final class ModelFile {
+final class ModelFile {
 
   public static final String FORMAT_VERSION = "1";
   public static final String KEY_FORMAT_VERSION = "lprff.model.format_version";
@@ -66,44 +70,13 @@ public final class ModelFile {
   public static final String WEIGHTS = "weights";
   public static final String BIAS = "bias";
 
-  /**
-   * A model with what describes it.
-   *
-   * @param task "regression", "binary" or "classification"
-   * @param classes k for classification (2 for binary), 1 for regression
-   * @param standardization the training file's statistics, or null
-   * @param training summary strings (keys without the {@code lprff.train.} prefix)
-   */
-  public record Model(
-      FeaturizerSpec spec,
-      Standardization standardization,
-      String task,
-      int classes,
-      double l2,
-      LinearModel weights,
-      Map<String, String> training) {
-
-    public Model {
-      if (spec == null || task == null || weights == null) {
-        throw new IllegalArgumentException("spec, task and weights must not be null");
-      }
-      if (!List.of("regression", "binary", "classification").contains(task)) {
-        throw new IllegalArgumentException(
-            "task is '" + task + "', expected regression, binary or classification");
-      }
-      if (weights.features() != spec.modelFeatures()) {
-        throw new IllegalArgumentException("weights have " + weights.features()
-            + " features, the spec's model reads " + spec.modelFeatures() + " (m = "
-            + spec.features() + ", quantizer " + spec.quantizer().spelling() + ")");
-      }
-      training = training == null ? Map.of() : Map.copyOf(training);
-    }
-  }
+  /** The training key ({@code lprff.train.loss}) naming a model's loss when not its task's. */
+  static final String LOSS_KEY = "loss";
 
   private ModelFile() {}
 
   /** Writes {@code model} to {@code target} atomically. */
-  public static void write(Path target, Model model) throws IOException {
+  static void write(Path target, FittedModel model) throws IOException {
     if (target == null || model == null) {
       throw new IllegalArgumentException("target and model must not be null");
     }
@@ -115,11 +88,14 @@ public final class ModelFile {
       metadata.putAll(model.standardization().toMap());
     }
     metadata.put(KEY_FORMAT_VERSION, FORMAT_VERSION);
-    metadata.put(KEY_TASK, model.task());
+    metadata.put(KEY_TASK, model.task().kind().id);
     metadata.put(KEY_CLASSES, Integer.toString(model.classes()));
     metadata.put(KEY_L2, Double.toString(model.l2()));
     metadata.put(KEY_OUTPUTS, Integer.toString(c));
     model.training().forEach((k, v) -> metadata.put(TRAIN_PREFIX + k, v));
+    if (model.task() == Task.BINARY_HINGE) {
+      metadata.put(TRAIN_PREFIX + LOSS_KEY, "hinge"); // its class is the sign of the score
+    }
     Schema schema = new Schema(fields(m), metadata);
     float[] wT = w.weightsT();
     float[] bias = w.bias();
@@ -175,7 +151,7 @@ public final class ModelFile {
    * @throws IOException naming the file if it is unreadable, not an Arrow IPC file, truncated, or
    *     not a valid lprff model (the message says what is wrong)
    */
-  public static Model read(Path file) throws IOException {
+  static FittedModel read(Path file) throws IOException {
     if (!Files.isRegularFile(file)) {
       throw new IOException(file + ": no such model file");
     }
@@ -289,7 +265,7 @@ public final class ModelFile {
         }
       });
       try {
-        return new Model(spec, standardization, task, classes, l2,
+        return new FittedModel(spec, standardization, task(task, classes, training), l2,
             LinearModel.of(m, outputs, wT, bias), training);
       } catch (IllegalArgumentException e) {
         throw corrupt(file, e.getMessage(), e);
@@ -302,6 +278,11 @@ public final class ModelFile {
     } catch (RuntimeException e) {
       throw corrupt(file, "not a valid model file (" + e.getMessage() + ")", e);
     }
+  }
+
+  /** The task a file's name, classes and loss key say. */
+  private static Task task(String name, int classes, Map<String, String> training) {
+    return Task.of(Task.Kind.named(name), classes, "hinge".equals(training.get(LOSS_KEY)));
   }
 
   private static String require(Path file, Map<String, String> meta, String key)
