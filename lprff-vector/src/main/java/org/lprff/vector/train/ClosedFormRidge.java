@@ -165,7 +165,7 @@ public final class ClosedFormRidge {
         if (k == 0) {
           continue;
         }
-        SgdTrainer.checkBatch(batch, m, CHUNK_ROWS, "fit");
+        batch.checkFits(m, CHUNK_ROWS, "fit");
         loss.checkLabels(k, batch.targets(), batch.classes(), batch.rowIds());
         FeatureRows z = batch.features();
         for (int r = 0; r < k; r++) {

@@ -98,7 +98,7 @@ public record Evaluation(double meanLoss, double metric, long rows) {
         if (n == 0) {
           continue;
         }
-        SgdTrainer.checkBatch(batch, m, batchSize, "heldout");
+        batch.checkFits(m, batchSize, "heldout");
         loss.checkLabels(n, batch.targets(), batch.classes(), batch.rowIds());
         batch.features().forward(wT, c, scores);
         LinearModel.addBias(bias, n, c, scores);

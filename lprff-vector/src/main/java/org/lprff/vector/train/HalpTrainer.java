@@ -260,7 +260,7 @@ public final class HalpTrainer {
           if (n == 0) {
             continue;
           }
-          SgdTrainer.checkBatch(batch, m, batchSize, "train");
+          batch.checkFits(m, batchSize, "train");
           loss.checkLabels(n, batch.targets(), batch.classes(), batch.rowIds());
           FeatureRows z = batch.features();
           z.forward(anchorF, c, scoresAnchor);
@@ -331,7 +331,7 @@ public final class HalpTrainer {
           if (n == 0) {
             continue;
           }
-          SgdTrainer.checkBatch(batch, m, batchSize, "train");
+          batch.checkFits(m, batchSize, "train");
           try {
             loss.checkLabels(n, batch.targets(), batch.classes(), batch.rowIds());
           } catch (IllegalArgumentException e) {

@@ -161,7 +161,7 @@ public final class SgdTrainer {
           if (n == 0) {
             continue;
           }
-          checkBatch(batch, m, batchSize, "train");
+          batch.checkFits(m, batchSize, "train");
           try {
             loss.checkLabels(n, batch.targets(), batch.classes(), batch.rowIds());
           } catch (IllegalArgumentException e) {
@@ -201,19 +201,6 @@ public final class SgdTrainer {
         return "a weight or bias became non-finite";
       }
       return null;
-    }
-  }
-
-  static void checkBatch(MiniBatch batch, int m, int batchSize, String name) {
-    if (batch.features().features() != m) {
-      throw new IllegalArgumentException(
-          "a " + name + " batch has " + batch.features().features() + " features, the model has "
-              + m);
-    }
-    if (batch.rows() > batchSize) {
-      throw new IllegalStateException(
-          "the " + name + " source returned a batch of " + batch.rows() + " rows, more than the "
-              + batchSize + " asked for");
     }
   }
 
