@@ -40,8 +40,8 @@ import org.lprff.vector.stream.MiniBatchSource;
  * <p><b>Stored at low precision:</b> Z at b bits, the anchor at a bits (default 2b), G~ at 2b
  * bits ({@link LowPrecisionVector}), the gradient differences at b bits. The product kernels read float
  * weights, so two float decodings are kept as working scratch (the anchor's and W~ + Z's, the
- * latter updated in the same loop that writes Z, never a separate pass); see {@link
- * Trainer#workingBytes}.
+ * latter updated in the same loop that writes Z, never a separate pass); see {@code
+ * Trainer.workingBytes}.
  *
  * <p>Epochs, early stopping, divergence and the result are SGD's ({@link SgdTrainer}); an epoch
  * whose heldout loss is worse reverts to the best model and re-centers on it.

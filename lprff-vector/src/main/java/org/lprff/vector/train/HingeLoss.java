@@ -12,7 +12,7 @@ package org.lprff.vector.train;
  * <pre>  h_mu(u) = 0 for u >= 1,  (1 - u)^2 / (2 mu) for 1 - mu < u < 1,  1 - u - mu/2 for u <= 1 - mu</pre>
  *
  * with u = y s: convex, its derivative 1/mu-Lipschitz, and {@code h - mu/2 <= h_mu <= h}, so a
- * minimizer of the smoothed mean loss is within mu/2 of the hinge's optimum (what {@link
+ * minimizer of the smoothed mean loss is within mu/2 of the hinge's optimum (what {@code
  * KitchenSinks} uses). The exact hinge ({@code mu = 0}, {@link #instance()}) writes the
  * subgradient {@code -y/n} where {@code y s < 1} and 0 elsewhere.
  */

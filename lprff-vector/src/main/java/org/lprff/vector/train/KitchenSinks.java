@@ -28,7 +28,7 @@ import org.lprff.vector.stream.Partitions;
  * the cosines have mean about 0 over the data, so without a free intercept a small C could not
  * even fit the mean of the targets, and the bound is about the function's shape, not its level.
  *
- * <p><b>Squared loss, m <= {@link Solver#CLOSED_FORM_MAX_FEATURES}</b> ({@link
+ * <p><b>Squared loss, m <= {@link ClosedFormRidge#PREFERRED_MAX_FEATURES}</b> ({@link
  * Builder#gramFeatures}): with the intercept free the problem is the box-constrained quadratic
  * {@code min (1/2) w^T (G/n) w - (c/n)^T w} over {@code |w_i| <= B}, G = Zc^T Zc and c = Zc^T tc
  * the centered normal equations, and {@code b = mean(t) - mean(z).w}. One pass accumulates them
@@ -717,7 +717,7 @@ public final class KitchenSinks {
     private double tolerance = DEFAULT_TOLERANCE;
     private double gapTolerance = DEFAULT_GAP_TOLERANCE;
     private int batchSize = DEFAULT_BATCH_SIZE;
-    private int gramFeatures = Solver.CLOSED_FORM_MAX_FEATURES;
+    private int gramFeatures = ClosedFormRidge.PREFERRED_MAX_FEATURES;
     private Executor executor = ForkJoinPool.commonPool();
     private Consumer<String> progress = line -> {};
 
@@ -781,7 +781,7 @@ public final class KitchenSinks {
      * The most features for which the squared loss is solved on the normal equations in memory
      * (an m x m double Gram matrix, 8 m^2 bytes, and its free block's Cholesky factor), >= 0;
      * above it, and for the other losses, FISTA over streaming passes. Default {@link
-     * Solver#CLOSED_FORM_MAX_FEATURES}; 0 streams always.
+     * ClosedFormRidge#PREFERRED_MAX_FEATURES}; 0 streams always.
      */
     public Builder gramFeatures(int gramFeatures) {
       if (gramFeatures < 0 || gramFeatures > ClosedFormRidge.MAX_FEATURES) {
@@ -813,36 +813,8 @@ public final class KitchenSinks {
     }
   }
 
-  /**
-   * The checks of a {@link TrainingRequest}'s rks settings, messages naming the values: rks needs
-   * an alpha bound and takes no l2 (the bound is its regularization); the other solvers take no
-   * alpha bound; the loss must fit the task and solver ({@link LossKind#requireFits}).
-   */
-  static void checkRequest(boolean classification, Solver solver, List<Double> l2s,
-      Double alphaBound, LossKind loss) {
-    if (solver == Solver.RKS) {
-      if (alphaBound == null) {
-        throw new IllegalArgumentException("solver rks needs alpha-bound C > 0, the bound"
-            + " |alpha_i| <= C / m on the weight of every cos(w_i.x + b_i)");
-      }
-      if (l2s != null) {
-        throw new IllegalArgumentException("l2 is " + l2s + ", but solver rks has no l2 (the"
-            + " alpha bound is its regularization)");
-      }
-    } else if (alphaBound != null) {
-      throw new IllegalArgumentException("alpha-bound is " + alphaBound + ", but solver "
-          + solver.id + " does not bound the weights (use solver rks)");
-    }
-    if (alphaBound != null) {
-      checkAlphaBound(alphaBound);
-    }
-    if (loss != null) {
-      loss.requireFits(classification, solver);
-    }
-  }
-
   /** Refuses a C that is not finite and > 0, naming it. */
-  static void checkAlphaBound(double alphaBound) {
+  public static void checkAlphaBound(double alphaBound) {
     if (!(alphaBound > 0) || Double.isInfinite(alphaBound)) {
       throw new IllegalArgumentException(
           "alpha-bound is " + alphaBound + ", expected finite and > 0");

@@ -2,7 +2,7 @@ package org.lprff.vector.train;
 
 /**
  * {@code loss(y, t) = 0.5 (y - t)^2}, one output, float targets; gradient {@code (y - t) / n}. The
- * mean loss is half the mean squared error; {@link Evaluation#metric()} reports the MSE itself.
+ * mean loss is half the mean squared error; {@code Evaluation.metric()} reports the MSE itself.
  */
 public final class SquaredLoss extends Loss {
 

@@ -8,6 +8,6 @@ public enum StopReason {
   EPOCH_CAP,
   /** A loss, score or weight became NaN or infinite (learning rate too large); see the message. */
   DIVERGED,
-  /** No iterations: the model is the exact minimizer, solved in closed form ({@link ClosedFormRidge}). */
+  /** No iterations: the model is the exact minimizer, solved in closed form ({@code ClosedFormRidge}). */
   SOLVED
 }

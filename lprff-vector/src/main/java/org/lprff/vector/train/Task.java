@@ -10,7 +10,7 @@ import org.lprff.vector.stream.MiniBatch;
  *   <li>{@link #REGRESSION}: one output, float targets, {@link SquaredLoss};
  *   <li>{@link #BINARY}: one output (a logit), int labels 0 or 1, {@link LogisticLoss};
  *   <li>{@link #BINARY_HINGE}: one output (a score whose sign is the class), int labels 0 or 1
- *       read as -1 and +1, {@link HingeLoss} (trained by {@link Solver#RKS} only);
+ *       read as -1 and +1, {@link HingeLoss} (trained by {@code Solver.RKS} only);
  *   <li>{@link #multiclass}(k): k outputs, int labels in [0, k), {@link SoftmaxLoss}.
  * </ul>
  */

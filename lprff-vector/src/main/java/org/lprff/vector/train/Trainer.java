@@ -209,7 +209,7 @@ public final class Trainer {
    * in double (h the history) and a float copy of the weights; CG five double m-vectors, the
    * s x m sample and the s x s matrix of its sketch (s the sketch rows); the closed form the m x m
    * double Gram matrix and its factor; rks seven double parameter vectors (FISTA's points and
-   * gradients; for the squared loss up to {@link Solver#CLOSED_FORM_MAX_FEATURES} features the
+   * gradients; for the squared loss up to {@link ClosedFormRidge#PREFERRED_MAX_FEATURES} features the
    * report counts {@link #kitchenSinksGramBytes} instead); SGD the float weights twice (best and current). Each adds
    * a batch of scores in double. {@code solver} is the one that ran ({@link Solver#AUTO} resolved).
    */
@@ -356,7 +356,7 @@ public final class Trainer {
               ? halpWorkingBytes(request.modelBits(), request.features(), task.outputs(),
                   request.batchRows())
               : solver == Solver.RKS && !task.usesClasses()
-                  && request.features() <= Solver.CLOSED_FORM_MAX_FEATURES
+                  && request.features() <= ClosedFormRidge.PREFERRED_MAX_FEATURES
                   ? kitchenSinksGramBytes(request.features())
                   : workingBytes(solver, request.features(), task.outputs(), request.batchRows()));
     }

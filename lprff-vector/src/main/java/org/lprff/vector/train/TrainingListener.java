@@ -1,6 +1,9 @@
 package org.lprff.vector.train;
 
-/** Called by {@link SgdTrainer} on its thread after every completed epoch (e.g. to print progress). */
+/**
+ * Called by an iterative solver on its thread after every completed epoch (mini-batch SGD, LM-HALP)
+ * or iteration (L-BFGS, conjugate gradients), e.g. to print progress.
+ */
 @FunctionalInterface
 public interface TrainingListener {
 

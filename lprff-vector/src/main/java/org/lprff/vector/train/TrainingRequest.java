@@ -122,7 +122,7 @@ public record TrainingRequest(
     if (executor == null) {
       throw new IllegalArgumentException("executor is null");
     }
-    KitchenSinks.checkRequest(classification, solver, l2s, alphaBound, loss);
+    checkKitchenSinks(classification, solver, l2s, alphaBound, loss);
     HalpTrainer.checkModelBits(modelBits);
     HalpTrainer.checkMu(halpMu);
     HalpTrainer.checkAnchorEpochs(anchorEpochs);
@@ -140,7 +140,7 @@ public record TrainingRequest(
 
   /**
    * Regression with every default: {@link Solver#AUTO} (the closed form up to {@link
-   * Solver#CLOSED_FORM_MAX_FEATURES}, conjugate gradients above), l2 automatic.
+   * ClosedFormRidge#PREFERRED_MAX_FEATURES}, conjugate gradients above), l2 automatic.
    */
   public static TrainingRequest regression(int features) {
     return new TrainingRequest(false, null, features, Solver.AUTO, null, DEFAULT_EPOCHS, null,
@@ -225,5 +225,33 @@ public record TrainingRequest(
   /** The l2 values to try: the ones given, or the solver's default. */
   public List<Double> l2Path() {
     return l2s != null ? l2s : !solver.miniBatch() ? AUTOMATIC_L2 : List.of(DEFAULT_L2);
+  }
+
+  /**
+   * The checks of the rks settings, messages naming the values: rks needs an alpha bound and takes
+   * no l2 (the bound is its regularization); the other solvers take no alpha bound; the loss must
+   * fit the task and solver ({@link LossKind#requireFits}).
+   */
+  private static void checkKitchenSinks(boolean classification, Solver solver,
+      List<Double> l2s, Double alphaBound, LossKind loss) {
+    if (solver == Solver.RKS) {
+      if (alphaBound == null) {
+        throw new IllegalArgumentException("solver rks needs alpha-bound C > 0, the bound"
+            + " |alpha_i| <= C / m on the weight of every cos(w_i.x + b_i)");
+      }
+      if (l2s != null) {
+        throw new IllegalArgumentException("l2 is " + l2s + ", but solver rks has no l2 (the"
+            + " alpha bound is its regularization)");
+      }
+    } else if (alphaBound != null) {
+      throw new IllegalArgumentException("alpha-bound is " + alphaBound + ", but solver "
+          + solver.id + " does not bound the weights (use solver rks)");
+    }
+    if (alphaBound != null) {
+      KitchenSinks.checkAlphaBound(alphaBound);
+    }
+    if (loss != null) {
+      loss.requireFits(classification, solver);
+    }
   }
 }

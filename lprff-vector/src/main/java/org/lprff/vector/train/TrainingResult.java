@@ -3,7 +3,7 @@ package org.lprff.vector.train;
 import java.util.List;
 
 /**
- * The outcome of {@link SgdTrainer#train}.
+ * The outcome of training: what every solver returns.
  *
  * @param model the final model: the best one for early stopping, the last one otherwise, and on
  *     divergence the last good one (never a model with NaN or infinite weights)
@@ -36,7 +36,7 @@ public record TrainingResult(
   }
 
   /**
-   * The result of a closed-form solve ({@link ClosedFormRidge}): no epochs or steps, {@link
+   * The result of a closed-form solve ({@code ClosedFormRidge}): no epochs or steps, {@link
    * StopReason#SOLVED}, the rate NaN (there is none).
    *
    * @param heldoutLoss the heldout loss of the model, or NaN if not measured
