@@ -65,6 +65,6 @@ public class ChecksumCostBenchmark {
   /** One SGD epoch over the n rows: what a training run repeats after verifying once. */
   @Benchmark
   public LinearModel sgdEpoch() {
-    return data.trainer().train(data.stored(), null).model();
+    return data.solver().train(data.stored(), null).model();
   }
 }

@@ -53,13 +53,13 @@ public class OnTheFlyEpochBenchmark {
   /** One epoch, each batch featurized when it is needed (draw 0: the epoch index of one). */
   @Benchmark
   public LinearModel onTheFly() {
-    return data.trainer().train(onTheFly, null).model();
+    return data.solver().train(onTheFly, null).model();
   }
 
   /** One epoch over the rows featurized once. */
   @Benchmark
   public LinearModel stored() {
-    return data.trainer().train(data.stored(), null).model();
+    return data.solver().train(data.stored(), null).model();
   }
 
   /** Featurizing the n rows once: what storing costs up front. */

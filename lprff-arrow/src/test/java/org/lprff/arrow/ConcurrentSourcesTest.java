@@ -19,7 +19,7 @@ import org.lprff.arrow.FeatureFileBatches.Order;
 import org.lprff.vector.stream.MiniBatchSource;
 import org.lprff.vector.train.LinearModel;
 import org.lprff.vector.train.Schedule;
-import org.lprff.vector.train.SgdTrainer;
+import org.lprff.vector.train.SgdSolver;
 import org.lprff.vector.train.Task;
 
 /**
@@ -34,7 +34,7 @@ class ConcurrentSourcesTest extends ArrowTestBase {
   @TempDir Path dir;
 
   private static LinearModel train(MiniBatchSource source) {
-    return SgdTrainer.builder(Task.REGRESSION, source.features()).batchSize(32).l2(1e-4).seed(1)
+    return SgdSolver.builder(Task.REGRESSION, source.features()).batchSize(32).l2(1e-4).seed(1)
         .schedule(Schedule.fixed(3, 0.1)).build().train(source, null).model();
   }
 

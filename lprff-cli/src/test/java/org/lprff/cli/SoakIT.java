@@ -36,7 +36,7 @@ import org.lprff.fixtures.Diamonds;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.stream.MiniBatchSource;
 import org.lprff.vector.train.Schedule;
-import org.lprff.vector.train.SgdTrainer;
+import org.lprff.vector.train.SgdSolver;
 import org.lprff.vector.train.Task;
 
 /**
@@ -208,7 +208,7 @@ class SoakIT {
   }
 
   private static void train(MiniBatchSource source) {
-    SgdTrainer.builder(Task.REGRESSION, source.features()).batchSize(64).l2(1e-4).seed(1)
+    SgdSolver.builder(Task.REGRESSION, source.features()).batchSize(64).l2(1e-4).seed(1)
         .schedule(Schedule.fixed(1, 0.05)).build().train(source, null);
   }
 

@@ -1,6 +1,6 @@
 package org.lprff.cli.options;
 
-import org.lprff.vector.train.HalpTrainer;
+import org.lprff.vector.train.HalpSolver;
 import org.lprff.vector.train.Solver;
 import java.util.List;
 import picocli.CommandLine.Mixin;
@@ -65,7 +65,7 @@ public class SolverOptions {
     if (halpMu != null && (!(halpMu > 0) || halpMu.isInfinite())) {
       throw new UsageException("--halp-mu is " + halpMu + ", expected finite and > 0");
     }
-    return halpMu == null ? HalpTrainer.DEFAULT_MU : halpMu;
+    return halpMu == null ? HalpSolver.DEFAULT_MU : halpMu;
   }
 
   /** Refuses --model-bits or --halp-mu given to a solver other than halp. */

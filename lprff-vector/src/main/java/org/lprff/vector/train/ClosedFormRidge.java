@@ -17,7 +17,7 @@ import org.lprff.vector.stream.Partitions;
  *
  * <pre>  J(W, b) = (1/2n) ||Z W + 1 b^T - T||_F^2 + (lambda/2) ||W||_F^2,</pre>
  *
- * the objective {@code SgdTrainer} descends for {@link Task#REGRESSION}. Setting the gradient to
+ * the objective {@code SgdSolver} descends for {@link Task#REGRESSION}. Setting the gradient to
  * zero: b = t_mean - W^T mu (mu the features' column means), and with the centered Zc = Z - 1 mu^T,
  * Tc = T - 1 t_mean^T,
  *

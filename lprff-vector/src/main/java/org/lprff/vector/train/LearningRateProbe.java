@@ -43,7 +43,7 @@ public final class LearningRateProbe {
     double bestLoss = Double.POSITIVE_INFINITY;
     double rate = HIGHEST;
     for (int k = 0; k < CANDIDATES; k++, rate /= 4) {
-      TrainingResult r = SgdTrainer.builder(task, features).batchSize(batchRows).l2(l2).seed(seed)
+      TrainingResult r = SgdSolver.builder(task, features).batchSize(batchRows).l2(l2).seed(seed)
           .schedule(Schedule.fixed(1, rate)).build().train(sample, null);
       double loss = r.diverged() ? Double.POSITIVE_INFINITY
           : Evaluation.of(r.model(), task, sample, 1000).meanLoss();

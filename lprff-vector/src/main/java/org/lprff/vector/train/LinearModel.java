@@ -24,7 +24,7 @@ public final class LinearModel {
     this.bias = bias;
   }
 
-  /** The all-zero model (the trainer's default start). */
+  /** The all-zero model (a solver's default start). */
   public static LinearModel zeros(int features, int outputs) {
     checkShape(features, outputs);
     return new LinearModel(

@@ -6,13 +6,13 @@ package org.lprff.vector.train;
  * <p>For n rows of c scores ({@code scores[r*c + j]}, row-major), {@link #evaluate} returns the mean
  * loss {@code L = (1/n) sum_r loss(scores_r, label_r)}, computed in double, and, when asked, writes
  * the gradient of that mean, {@code gradient[r*c + j] = dL / dscores[r*c + j]} (the 1/n is
- * included), rounded to float. The trainer turns it into the weight gradient {@code Z^T D} and the
+ * included), rounded to float. The solver turns it into the weight gradient {@code Z^T D} and the
  * bias gradient {@code sum_r D_r}.
  *
  * <p>Labels: {@link SquaredLoss} reads float {@code targets}; {@link LogisticLoss}, {@link
  * SoftmaxLoss} and {@link HingeLoss} read int class indices {@code classes}. Only the first n
  * entries of a label array are read (arrays may be longer, as reused buffers are). Invalid labels are refused naming the row and
- * value. Non-finite scores are not refused: they give a non-finite loss, which the trainer reports
+ * value. Non-finite scores are not refused: they give a non-finite loss, which the solver reports
  * as divergence.
  *
  * <p>Stateless and thread-safe; serializable, so a full-batch pass that carries its loss runs on

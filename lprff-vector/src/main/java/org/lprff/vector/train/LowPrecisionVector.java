@@ -7,7 +7,7 @@ import org.lprff.vector.random.CounterRng;
  * b-bit signed integer codes with one float scale per column: entry = code * scale[j], codes in
  * [-2^(b-1), 2^(b-1) - 1]. The storage is b bits an entry ({@code byte[]} for b = 8, {@code
  * short[]} for 16, {@code int[]} for 32) plus 32 bits a column, so {@link #bits()} of it is what
- * {@link HalpTrainer} keeps of the model offset, the anchor and the full gradient.
+ * {@link HalpSolver} keeps of the model offset, the anchor and the full gradient.
  *
  * <p>Rounding onto the grid is stochastic ({@link #roundStochastic}: floor(v / s + u) with u from
  * {@link CounterRng#uniform16}'s grid, keyed by (seed, row, entry, draw): unbiased up to 2^-17 of a

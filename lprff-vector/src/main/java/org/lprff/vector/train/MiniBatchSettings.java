@@ -3,16 +3,16 @@ package org.lprff.vector.train;
 import java.util.function.LongSupplier;
 
 /**
- * The settings the mini-batch trainers' builders share ({@link SgdTrainer.Builder}, {@link
- * HalpTrainer.Builder}): the task and m, batch rows, l2, seed, schedule, listener and clock; every
+ * The settings the mini-batch solvers' builders share ({@link SgdSolver.Builder}, {@link
+ * HalpSolver.Builder}): the task and m, batch rows, l2, seed, schedule, listener and clock; every
  * setter validates its value. {@code B} is the builder itself, so a chain of calls keeps its own
  * setters.
  */
 public abstract sealed class MiniBatchSettings<B extends MiniBatchSettings<B>>
-    permits SgdTrainer.Builder, HalpTrainer.Builder {
+    permits SgdSolver.Builder, HalpSolver.Builder {
   final Task task;
   final int features;
-  int batchSize = SgdTrainer.DEFAULT_BATCH_SIZE;
+  int batchSize = SgdSolver.DEFAULT_BATCH_SIZE;
   double l2;
   long seed;
   Schedule schedule;

@@ -6,11 +6,11 @@ import java.util.function.LongSupplier;
 import org.lprff.vector.stream.MiniBatchSource;
 
 /**
- * The epoch loop the mini-batch trainers share ({@link SgdTrainer}, {@link HalpTrainer}): the
+ * The epoch loop the mini-batch solvers share ({@link SgdSolver}, {@link HalpSolver}): the
  * schedule's rate (decaying per epoch, halved by early stopping), the heldout evaluation after
  * each epoch, the kept model (early stopping: the best so far, an epoch that makes it worse
  * reverted; otherwise the last epoch's), the epoch records, the stop, and a divergence reported
- * with the last good model. A trainer supplies one epoch of steps ({@link #runEpoch}) and, through
+ * with the last good model. A solver supplies one epoch of steps ({@link #runEpoch}) and, through
  * the hooks, what else happens between epochs.
  */
 abstract class ScheduledEpochs {

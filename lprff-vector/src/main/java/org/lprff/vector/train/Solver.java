@@ -3,7 +3,7 @@ package org.lprff.vector.train;
 /**
  * The solvers of a {@link TrainingRequest}: mini-batch SGD (the LP-RFF paper's protocol),
  * full-batch L-BFGS, ridge by preconditioned conjugate gradients, the exact ridge minimizer,
- * LM-HALP (low-precision SVRG with bit centering, {@link HalpTrainer}), or
+ * LM-HALP (low-precision SVRG with bit centering, {@link HalpSolver}), or
  * {@link #AUTO}: the solver that reaches the optimum of the task fastest, L-BFGS for
  * classification, and for regression the closed form up to {@value
  * ClosedFormRidge#PREFERRED_MAX_FEATURES} features, conjugate gradients above. {@link #RKS} is not a way to the same optimum but another

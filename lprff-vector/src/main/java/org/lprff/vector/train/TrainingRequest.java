@@ -28,8 +28,8 @@ import java.util.concurrent.ForkJoinPool;
  *     sqrt(2 m), {@link KitchenSinks#weightBound}); required by rks, refused by the others
  * @param loss the loss, or null for the task's (squared, logistic, softmax); {@link
  *     LossKind#HINGE} with rks only
- * @param modelBits LM-HALP's model bits b, 8 or 16 ({@link HalpTrainer#modelBits})
- * @param halpMu LM-HALP's mu of the offset's scale ({@link HalpTrainer#mu})
+ * @param modelBits LM-HALP's model bits b, 8 or 16 ({@link HalpSolver#modelBits})
+ * @param halpMu LM-HALP's mu of the offset's scale ({@link HalpSolver#mu})
  * @param anchorEpochs LM-HALP's epochs between re-centerings T
  */
 public record TrainingRequest(
@@ -123,9 +123,9 @@ public record TrainingRequest(
       throw new IllegalArgumentException("executor is null");
     }
     checkKitchenSinks(classification, solver, l2s, alphaBound, loss);
-    HalpTrainer.checkModelBits(modelBits);
-    HalpTrainer.checkMu(halpMu);
-    HalpTrainer.checkAnchorEpochs(anchorEpochs);
+    HalpSolver.checkModelBits(modelBits);
+    HalpSolver.checkMu(halpMu);
+    HalpSolver.checkAnchorEpochs(anchorEpochs);
   }
 
   /** A request with the task's loss, no alpha bound and LM-HALP's defaults (every solver but rks). */
@@ -134,8 +134,8 @@ public record TrainingRequest(
       int epochs, Double learningRate, ScheduleKind schedule, int batchRows, long seed,
       Executor executor) {
     this(classification, classes, features, solver, l2s, epochs, learningRate, schedule,
-        batchRows, seed, executor, null, null, HalpTrainer.DEFAULT_MODEL_BITS,
-        HalpTrainer.DEFAULT_MU, HalpTrainer.DEFAULT_ANCHOR_EPOCHS);
+        batchRows, seed, executor, null, null, HalpSolver.DEFAULT_MODEL_BITS,
+        HalpSolver.DEFAULT_MU, HalpSolver.DEFAULT_ANCHOR_EPOCHS);
   }
 
   /**
@@ -144,13 +144,13 @@ public record TrainingRequest(
    */
   public static TrainingRequest regression(int features) {
     return new TrainingRequest(false, null, features, Solver.AUTO, null, DEFAULT_EPOCHS, null,
-        ScheduleKind.EARLY_STOP, SgdTrainer.DEFAULT_BATCH_SIZE, 1, ForkJoinPool.commonPool());
+        ScheduleKind.EARLY_STOP, SgdSolver.DEFAULT_BATCH_SIZE, 1, ForkJoinPool.commonPool());
   }
 
   /** Classification with every default: {@link Solver#AUTO} (L-BFGS), l2 automatic. */
   public static TrainingRequest classification(int features) {
     return new TrainingRequest(true, null, features, Solver.AUTO, null, DEFAULT_EPOCHS, null,
-        ScheduleKind.EARLY_STOP, SgdTrainer.DEFAULT_BATCH_SIZE, 1, ForkJoinPool.commonPool());
+        ScheduleKind.EARLY_STOP, SgdSolver.DEFAULT_BATCH_SIZE, 1, ForkJoinPool.commonPool());
   }
 
   public TrainingRequest withSolver(Solver solver) {

@@ -2,7 +2,7 @@ package org.lprff.vector.train;
 
 /**
  * The mutable weights of a linear model while it trains: the live class-major weights {@code wT}
- * (c*m) and bias (c), which the trainer updates in place. Not thread-safe: owned by one trainer
+ * (c*m) and bias (c), which the solver updates in place. Not thread-safe: owned by one solver
  * (or caller) at a time. {@link #snapshot()} freezes a copy into a {@link LinearModel}.
  */
 public final class WorkingModel {

@@ -18,7 +18,7 @@
  * with the per-row losses of {@link org.lprff.vector.train.Loss}: squared {@code 0.5 (y - t)^2}
  * (so the mean loss is half the mean squared error; reports use MSE = mean (y - t)^2), binary
  * logistic on a logit, softmax cross-entropy. The bias is not regularized. {@link
- * org.lprff.vector.train.SgdTrainer} descends J; {@link org.lprff.vector.train.ClosedFormRidge}
+ * org.lprff.vector.train.SgdSolver} descends J; {@link org.lprff.vector.train.ClosedFormRidge}
  * returns its exact minimizer for the squared loss, through {@link
  * org.lprff.vector.train.NormalEquations}, sums accumulated once and solved for several lambdas.
  * {@link org.lprff.vector.train.KitchenSinks} ({@code Solver.RKS}) minimizes the mean loss

@@ -37,7 +37,7 @@ class DiamondsTest {
       Diamonds.Split data, MiniBatchSource train, MiniBatchSource heldout, int m, long seed) {
     long start = System.nanoTime();
     TrainingResult result =
-        SgdTrainer.builder(Task.REGRESSION, m)
+        SgdSolver.builder(Task.REGRESSION, m)
             .l2(LAMBDA)
             .seed(seed)
             .schedule(Schedule.earlyStopping(100, LEARNING_RATE))

@@ -189,7 +189,7 @@ class TrainerTest {
     double probed = Evaluation.of(r.model(), Task.REGRESSION, heldout.rows(), 1000).meanLoss();
     for (double other : new double[] {rate / 16, rate * 16}) {
       TrainingReport o = Trainer.run(request.withSgd(TrainingRequest.DEFAULT_EPOCHS, other,
-          TrainingRequest.ScheduleKind.EARLY_STOP, SgdTrainer.DEFAULT_BATCH_SIZE), regression(),
+          TrainingRequest.ScheduleKind.EARLY_STOP, SgdSolver.DEFAULT_BATCH_SIZE), regression(),
           null);
       assertFalse(o.probedRate());
       double loss = o.diverged() ? Double.POSITIVE_INFINITY

@@ -13,7 +13,7 @@ import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.stream.MiniBatchSource;
 import org.lprff.vector.stream.Partitions;
 
-class LbfgsTrainerTest {
+class LbfgsSolverTest {
 
   private static final int N = 1500;
   private static final int D = 4;
@@ -30,7 +30,7 @@ class LbfgsTrainerTest {
   }
 
   private static LinearModel lbfgs(Task task, MiniBatchSource source, int m, double l2) {
-    TrainingResult result = LbfgsTrainer.builder(task, m).l2(l2).batchSize(128).build()
+    TrainingResult result = LbfgsSolver.builder(task, m).l2(l2).batchSize(128).build()
         .train(source);
     assertEquals(StopReason.CONVERGED, result.stopReason(), result.message());
     return result.model();
@@ -136,7 +136,7 @@ class LbfgsTrainerTest {
     int m = 32;
     FeatureRows z = TrainData.featurize(TrainData.spec(D, m, 4, 2.0, 7), X, N);
     List<LinearModel> models = TrainData.oneAndFourThreads(executor ->
-        LbfgsTrainer.builder(Task.multiclass(3), m).l2(1e-3).batchSize(1000).executor(executor)
+        LbfgsSolver.builder(Task.multiclass(3), m).l2(1e-3).batchSize(1000).executor(executor)
             .build().train(InMemoryBatches.of(z, classes(3)).ordered()).model());
     assertArrayEquals(models.get(0).weightsT(), models.get(1).weightsT());
     assertArrayEquals(models.get(0).bias(), models.get(1).bias());
@@ -148,16 +148,16 @@ class LbfgsTrainerTest {
     FeatureRows z = TrainData.featurize(TrainData.spec(D, m, 4, 2.0, 7), X, N);
     float[] bad = T.clone();
     bad[700] = Float.NaN;
-    LbfgsTrainer trainer = LbfgsTrainer.builder(Task.REGRESSION, m).build();
+    LbfgsSolver solver = LbfgsSolver.builder(Task.REGRESSION, m).build();
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> trainer.train(InMemoryBatches.of(z, bad).ordered()));
+        () -> solver.train(InMemoryBatches.of(z, bad).ordered()));
     assertTrue(e.getMessage().contains("(row id 700) is NaN"), e.getMessage());
     assertThrows(IllegalArgumentException.class,
-        () -> LbfgsTrainer.builder(Task.REGRESSION, m).l2(-1));
+        () -> LbfgsSolver.builder(Task.REGRESSION, m).l2(-1));
     assertThrows(IllegalArgumentException.class,
-        () -> LbfgsTrainer.builder(Task.REGRESSION, m).maxIterations(0));
+        () -> LbfgsSolver.builder(Task.REGRESSION, m).maxIterations(0));
     IllegalArgumentException shape = assertThrows(IllegalArgumentException.class,
-        () -> LbfgsTrainer.builder(Task.REGRESSION, m + 1).build()
+        () -> LbfgsSolver.builder(Task.REGRESSION, m + 1).build()
             .train(InMemoryBatches.of(z, T).ordered()));
     assertTrue(shape.getMessage().contains("train source"), shape.getMessage());
   }

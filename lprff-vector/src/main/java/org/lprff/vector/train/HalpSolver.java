@@ -43,10 +43,10 @@ import org.lprff.vector.stream.MiniBatchSource;
  * latter updated in the same loop that writes Z, never a separate pass); see {@code
  * Trainer.workingBytes}.
  *
- * <p>Epochs, early stopping, divergence and the result are SGD's ({@link SgdTrainer}); an epoch
+ * <p>Epochs, early stopping, divergence and the result are SGD's ({@link SgdSolver}); an epoch
  * whose heldout loss is worse reverts to the best model and re-centers on it.
  */
-public final class HalpTrainer {
+public final class HalpSolver {
 
   /** The model bits b the paper uses. */
   public static final int DEFAULT_MODEL_BITS = 8;
@@ -89,7 +89,7 @@ public final class HalpTrainer {
         LowPrecisionVector fullGradient, float[] weightsT);
   }
 
-  private HalpTrainer(Builder b) {
+  private HalpSolver(Builder b) {
     this.task = b.task;
     this.loss = b.task.loss();
     this.features = b.features;
@@ -176,10 +176,10 @@ public final class HalpTrainer {
     boolean recenterNext = true;
 
     Run(MiniBatchSource train, MiniBatchSource heldout) {
-      super(HalpTrainer.this.schedule, HalpTrainer.this.loss, HalpTrainer.this.features,
-          HalpTrainer.this.batchSize, heldout, HalpTrainer.this.listener, HalpTrainer.this.clock,
-          LinearModel.zeros(HalpTrainer.this.features, outputs),
-          new float[HalpTrainer.this.batchSize * outputs]);
+      super(HalpSolver.this.schedule, HalpSolver.this.loss, HalpSolver.this.features,
+          HalpSolver.this.batchSize, heldout, HalpSolver.this.listener, HalpSolver.this.clock,
+          LinearModel.zeros(HalpSolver.this.features, outputs),
+          new float[HalpSolver.this.batchSize * outputs]);
       this.train = train;
       Arrays.fill(columnMu, mu);
     }
@@ -419,7 +419,7 @@ public final class HalpTrainer {
     }
   }
 
-  /** Settings of a trainer; every setter validates its value. */
+  /** Settings of a solver; every setter validates its value. */
   public static final class Builder extends MiniBatchSettings<Builder> {
     private int modelBits = DEFAULT_MODEL_BITS;
     private int anchorBits;
@@ -485,9 +485,9 @@ public final class HalpTrainer {
       return this;
     }
 
-    public HalpTrainer build() {
+    public HalpSolver build() {
       requireSchedule();
-      return new HalpTrainer(this);
+      return new HalpSolver(this);
     }
   }
 

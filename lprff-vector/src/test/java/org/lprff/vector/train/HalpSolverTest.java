@@ -14,7 +14,7 @@ import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.stream.MiniBatchSource;
 
 /** LM-HALP: convergence to the optimum, the offset's grid, determinism, settings, the workflow. */
-class HalpTrainerTest {
+class HalpSolverTest {
 
   private static final int N = 2000;
   private static final int D = 5;
@@ -24,8 +24,8 @@ class HalpTrainerTest {
   private static final FeatureRows Z =
       TrainData.featurize(TrainData.spec(D, M, 4, Math.sqrt(D), 3), X, N);
 
-  private static HalpTrainer.Builder ridge(int bits, double lambda) {
-    return HalpTrainer.builder(Task.REGRESSION, M).l2(lambda).seed(5).modelBits(bits);
+  private static HalpSolver.Builder ridge(int bits, double lambda) {
+    return HalpSolver.builder(Task.REGRESSION, M).l2(lambda).seed(5).modelBits(bits);
   }
 
   /**
@@ -167,7 +167,7 @@ class HalpTrainerTest {
   /** Same inputs and seed, same model bit for bit; another seed, another model. */
   @Test
   void isDeterministic() {
-    HalpTrainer.Builder b = ridge(8, 1e-3).schedule(Schedule.fixed(3, 0.5));
+    HalpSolver.Builder b = ridge(8, 1e-3).schedule(Schedule.fixed(3, 0.5));
     LinearModel first = b.build().train(InMemoryBatches.of(Z, T), null).model();
     LinearModel second = b.build().train(InMemoryBatches.of(Z, T), null).model();
     assertEquals(first, second);
@@ -209,9 +209,9 @@ class HalpTrainerTest {
       Task task = binary ? Task.BINARY : Task.multiclass(3);
       int[] y = labels(x, n, binary);
       InMemoryBatches source = InMemoryBatches.of(z, y);
-      LinearModel optimum = LbfgsTrainer.builder(task, 256).l2(lambda).build()
+      LinearModel optimum = LbfgsSolver.builder(task, 256).l2(lambda).build()
           .train(source.ordered()).model();
-      TrainingResult r = HalpTrainer.builder(task, 256).l2(lambda).seed(3)
+      TrainingResult r = HalpSolver.builder(task, 256).l2(lambda).seed(3)
           .schedule(Schedule.fixed(100, 1.0)).build().train(source, null);
       double best = objective(optimum, task, source.ordered(), lambda);
       double gap = (objective(r.model(), task, source.ordered(), lambda) - best) / best;
@@ -221,7 +221,7 @@ class HalpTrainerTest {
 
   @Test
   void refusesBadSettings() {
-    HalpTrainer.Builder b = HalpTrainer.builder(Task.REGRESSION, M);
+    HalpSolver.Builder b = HalpSolver.builder(Task.REGRESSION, M);
     assertExactMessage("model bits is 4, expected 8 or 16", () -> b.modelBits(4));
     assertExactMessage("mu is 0.0, expected finite and > 0", () -> b.mu(0));
     assertExactMessage("mu is Infinity, expected finite and > 0",
@@ -255,7 +255,7 @@ class HalpTrainerTest {
     assertTrue(report.probedRate());
     assertTrue(lines.contains("halp: 16-bit model, mu 1.00000, re-centering every 1 epoch(s)"),
         String.join("\n", lines));
-    assertEquals(Trainer.halpWorkingBytes(16, M, 1, SgdTrainer.DEFAULT_BATCH_SIZE),
+    assertEquals(Trainer.halpWorkingBytes(16, M, 1, SgdSolver.DEFAULT_BATCH_SIZE),
         report.workingBytes());
     // Early stopping on the split ends both SGD and HALP short of ridge's optimum at this l2
     // (objective 0.105): measured HALP 0.182 (36 epochs), SGD 0.163. HALP within 20% of SGD.

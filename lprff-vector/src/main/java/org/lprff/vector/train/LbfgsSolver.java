@@ -32,7 +32,7 @@ import org.lprff.vector.stream.Partitions;
  * StopReason#EPOCH_CAP} after {@code maxIterations}; {@link StopReason#DIVERGED} when J is not
  * finite at the start. A pass is deterministic, so the result is a pure function of the inputs.
  */
-public final class LbfgsTrainer {
+public final class LbfgsSolver {
 
   public static final int DEFAULT_HISTORY = 10;
   public static final int DEFAULT_MAX_ITERATIONS = 500;
@@ -55,7 +55,7 @@ public final class LbfgsTrainer {
   private final LongSupplier clock;
   private final Executor executor;
 
-  private LbfgsTrainer(Builder b) {
+  private LbfgsSolver(Builder b) {
     this.task = b.task;
     this.features = b.features;
     this.l2 = b.l2;
@@ -85,7 +85,7 @@ public final class LbfgsTrainer {
   /**
    * Trains from {@code initial} (a warm start, e.g. the previous lambda's model on a path).
    *
-   * @throws IllegalArgumentException if the source or the model does not fit this trainer, the
+   * @throws IllegalArgumentException if the source or the model does not fit this solver, the
    *     source has no rows, or a label is invalid (naming the row and the value)
    */
   public TrainingResult train(MiniBatchSource train, LinearModel initial) {
@@ -360,7 +360,7 @@ public final class LbfgsTrainer {
     return a;
   }
 
-  /** Settings of an {@link LbfgsTrainer}; every one has a default. */
+  /** Settings of an {@link LbfgsSolver}; every one has a default. */
   public static final class Builder {
     private final Task task;
     private final int features;
@@ -449,8 +449,8 @@ public final class LbfgsTrainer {
       return this;
     }
 
-    public LbfgsTrainer build() {
-      return new LbfgsTrainer(this);
+    public LbfgsSolver build() {
+      return new LbfgsSolver(this);
     }
   }
 }

@@ -17,7 +17,7 @@ import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.stream.OnTheFlyBatches;
 
-class SgdTrainerTest {
+class SgdSolverTest {
 
   private static final int N = 2000;
   private static final int D = 5;
@@ -47,7 +47,7 @@ class SgdTrainerTest {
       LinearModel exact = ClosedFormRidge.fit(z, T, lambda);
       double optimum = TrainData.ridgeObjective(decoded, N, M, T, exact, lambda);
       TrainingResult result =
-          SgdTrainer.builder(Task.REGRESSION, M)
+          SgdSolver.builder(Task.REGRESSION, M)
               .l2(lambda)
               .seed(5)
               .schedule(Schedule.decaying(2000, 1.0, 0.01))
@@ -96,7 +96,7 @@ class SgdTrainerTest {
       Task task = which == 0 ? Task.BINARY : Task.multiclass(3);
       int[] y = labels[which];
       TrainingResult result =
-          SgdTrainer.builder(task, 256)
+          SgdSolver.builder(task, 256)
               .l2(1e-5)
               .schedule(Schedule.earlyStopping(100, 5))
               .build()
@@ -120,7 +120,7 @@ class SgdTrainerTest {
   }
 
   private static TrainingResult fixedRun(FeatureRows z, long seed) {
-    return SgdTrainer.builder(Task.REGRESSION, M)
+    return SgdSolver.builder(Task.REGRESSION, M)
         .l2(1e-3)
         .seed(seed)
         .schedule(Schedule.fixed(5, 0.5))
@@ -140,10 +140,10 @@ class SgdTrainerTest {
       assertNotEquals(a, fixedRun(z, 8).model(), "another seed shuffles differently");
     }
     Featurizer f = Featurizer.of(TrainData.spec(D, M, 4, Math.sqrt(D), 3));
-    SgdTrainer trainer =
-        SgdTrainer.builder(Task.REGRESSION, M).seed(3).schedule(Schedule.fixed(3, 0.5)).build();
-    LinearModel first = trainer.train(OnTheFlyBatches.of(f, X, N, T), null).model();
-    LinearModel second = trainer.train(OnTheFlyBatches.of(f, X, N, T), null).model();
+    SgdSolver solver =
+        SgdSolver.builder(Task.REGRESSION, M).seed(3).schedule(Schedule.fixed(3, 0.5)).build();
+    LinearModel first = solver.train(OnTheFlyBatches.of(f, X, N, T), null).model();
+    LinearModel second = solver.train(OnTheFlyBatches.of(f, X, N, T), null).model();
     assertEquals(first, second);
   }
 
@@ -159,7 +159,7 @@ class SgdTrainerTest {
     InMemoryBatches heldoutSource = InMemoryBatches.of(heldout, Arrays.copyOfRange(T, 1500, N));
     List<EpochRecord> seen = new ArrayList<>();
     TrainingResult result =
-        SgdTrainer.builder(Task.REGRESSION, M)
+        SgdSolver.builder(Task.REGRESSION, M)
             .l2(1e-3)
             .schedule(Schedule.earlyStopping(200, 1.9))
             .listener(seen::add)
@@ -188,7 +188,7 @@ class SgdTrainerTest {
   void divergenceStopsWithAClearMessageAndAFiniteModel() {
     FeatureRows z = features(4);
     TrainingResult result =
-        SgdTrainer.builder(Task.REGRESSION, M)
+        SgdSolver.builder(Task.REGRESSION, M)
             .schedule(Schedule.fixed(10, 1e6))
             .build()
             .train(InMemoryBatches.of(z, T), null);
@@ -208,14 +208,14 @@ class SgdTrainerTest {
     InMemoryBatches heldout =
         InMemoryBatches.of(z.slice(1500, 500), Arrays.copyOfRange(T, 1500, N));
     LinearModel good =
-        SgdTrainer.builder(Task.REGRESSION, M)
+        SgdSolver.builder(Task.REGRESSION, M)
             .schedule(Schedule.earlyStopping(10, 0.5))
             .build()
             .train(trainSource, heldout)
             .model();
     // lr 1e30: the weights overflow to infinity within epoch 0.
     TrainingResult blown =
-        SgdTrainer.builder(Task.REGRESSION, M)
+        SgdSolver.builder(Task.REGRESSION, M)
             .schedule(Schedule.earlyStopping(10, 1e30))
             .build()
             .train(trainSource, heldout, good);
@@ -224,7 +224,7 @@ class SgdTrainerTest {
     assertEquals(good, blown.model());
     // lr 1e6: every epoch is finite but worse than the start: reverted and halved ten times.
     TrainingResult worse =
-        SgdTrainer.builder(Task.REGRESSION, M)
+        SgdSolver.builder(Task.REGRESSION, M)
             .schedule(Schedule.earlyStopping(20, 1e6))
             .build()
             .train(trainSource, heldout, good);
@@ -239,7 +239,7 @@ class SgdTrainerTest {
     List<EpochRecord> seen = new ArrayList<>();
     FeatureRows z = features(4);
     TrainingResult result =
-        SgdTrainer.builder(Task.REGRESSION, M)
+        SgdSolver.builder(Task.REGRESSION, M)
             .schedule(Schedule.decaying(4, 0.8, 1.0))
             .clock(() -> now.addAndGet(250_000_000L)) // every reading advances 0.25 s
             .listener(seen::add)
@@ -261,7 +261,7 @@ class SgdTrainerTest {
 
   @Test
   void refusesBadArgumentsNamingTheValue() {
-    SgdTrainer.Builder builder = SgdTrainer.builder(Task.REGRESSION, M);
+    SgdSolver.Builder builder = SgdSolver.builder(Task.REGRESSION, M);
     assertExactMessage("batchSize is 0, expected >= 1", () -> builder.batchSize(0));
     assertExactMessage("l2 (lambda) is -1.0, expected a finite value >= 0", () -> builder.l2(-1));
     assertExactMessage("l2 (lambda) is NaN, expected a finite value >= 0", () -> builder.l2(Double.NaN));
@@ -277,31 +277,31 @@ class SgdTrainerTest {
     assertExactMessage(
         "no schedule: call schedule(Schedule.fixed(...)), decaying(...) or earlyStopping(...)",
         builder::build);
-    assertExactMessage("features is 0, expected >= 1", () -> SgdTrainer.builder(Task.BINARY, 0));
+    assertExactMessage("features is 0, expected >= 1", () -> SgdSolver.builder(Task.BINARY, 0));
 
     FeatureRows z = features(4);
-    SgdTrainer early =
-        SgdTrainer.builder(Task.REGRESSION, M).schedule(Schedule.earlyStopping(3, 1)).build();
+    SgdSolver early =
+        SgdSolver.builder(Task.REGRESSION, M).schedule(Schedule.earlyStopping(3, 1)).build();
     assertExactMessage(
         "early stopping needs a heldout source, got null",
         () -> early.train(InMemoryBatches.of(z, T), null));
-    SgdTrainer wide =
-        SgdTrainer.builder(Task.REGRESSION, 2 * M).schedule(Schedule.fixed(1, 1)).build();
+    SgdSolver wide =
+        SgdSolver.builder(Task.REGRESSION, 2 * M).schedule(Schedule.fixed(1, 1)).build();
     assertExactMessage(
         "train source has 64 features, the model has 128",
         () -> wide.train(InMemoryBatches.of(z, T), null));
 
     int[] sectors = new int[N];
     sectors[7] = 5;
-    SgdTrainer multi =
-        SgdTrainer.builder(Task.multiclass(3), M).schedule(Schedule.fixed(1, 1)).build();
+    SgdSolver multi =
+        SgdSolver.builder(Task.multiclass(3), M).schedule(Schedule.fixed(1, 1)).build();
     assertExactMessage(
         "epoch 0 (0-based), step 0: classes[7] (row id 7) is 5, expected a class in [0, 3)",
         () -> multi.train(InMemoryBatches.of(z, sectors).ordered(), null));
     int[] binary = new int[N];
     binary[260] = -1;
-    SgdTrainer logistic =
-        SgdTrainer.builder(Task.BINARY, M).schedule(Schedule.fixed(1, 1)).build();
+    SgdSolver logistic =
+        SgdSolver.builder(Task.BINARY, M).schedule(Schedule.fixed(1, 1)).build();
     assertExactMessage(
         "epoch 0 (0-based), step 1: classes[10] (row id 260) is -1, expected 0 or 1 for binary"
             + " classification",

@@ -15,7 +15,7 @@ import org.lprff.vector.stream.MiniBatchSource;
  * FeatureRows#forward}); {@code D = dL/dY}, the gradient of the batch's mean loss ({@link Loss},
  * 1/n included); {@code G = Z^T D} ({@link FeatureRows#accumulateTransposed}); then {@code W -= lr
  * (G + lambda W)} and {@code b -= lr sum_r D_r}, in float32. Weights start at zero (or at a given
- * model). The scratch (scores and D, batchSize x c; G, m x c) is allocated once per trainer.
+ * model). The scratch (scores and D, batchSize x c; G, m x c) is allocated once per solver.
  *
  * <p><b>Determinism.</b> Everything is a pure function of (sources, seed, settings): the shuffling
  * of each epoch comes from (seed, epoch) via the source, the kernels are deterministic, and the
@@ -28,9 +28,9 @@ import org.lprff.vector.stream.MiniBatchSource;
  * NaN model. The caller decides what to do.
  *
  * <p>Not thread-safe in the sense that {@link #train} calls are serialized (it is synchronized);
- * build one trainer per thread to train in parallel.
+ * build one solver per thread to train in parallel.
  */
-public final class SgdTrainer {
+public final class SgdSolver {
 
   public static final int DEFAULT_BATCH_SIZE = 250;
 
@@ -49,7 +49,7 @@ public final class SgdTrainer {
   private final float[] gradient;
   private final float[] gT;
 
-  private SgdTrainer(Builder b) {
+  private SgdSolver(Builder b) {
     this.task = b.task;
     this.loss = b.task.loss();
     this.features = b.features;
@@ -103,7 +103,7 @@ public final class SgdTrainer {
   /**
    * Trains from {@code initial}.
    *
-   * @throws IllegalArgumentException if a source or the initial model does not fit this trainer,
+   * @throws IllegalArgumentException if a source or the initial model does not fit this solver,
    *     early stopping has no heldout source, a source has no rows, or a label is invalid (the
    *     message names the epoch, step, row and value)
    */
@@ -137,9 +137,9 @@ public final class SgdTrainer {
     final MiniBatchSource train;
 
     Run(MiniBatchSource train, MiniBatchSource heldout, LinearModel initial) {
-      super(SgdTrainer.this.schedule, SgdTrainer.this.loss, SgdTrainer.this.features,
-          SgdTrainer.this.batchSize, heldout, SgdTrainer.this.listener, SgdTrainer.this.clock,
-          initial, SgdTrainer.this.scores);
+      super(SgdSolver.this.schedule, SgdSolver.this.loss, SgdSolver.this.features,
+          SgdSolver.this.batchSize, heldout, SgdSolver.this.listener, SgdSolver.this.clock,
+          initial, SgdSolver.this.scores);
       this.train = train;
     }
 
@@ -204,7 +204,7 @@ public final class SgdTrainer {
     }
   }
 
-  /** Settings of a trainer; every setter validates its value. */
+  /** Settings of a solver; every setter validates its value. */
   public static final class Builder extends MiniBatchSettings<Builder> {
     private Builder(Task task, int features) {
       super(task, features);
@@ -215,9 +215,9 @@ public final class SgdTrainer {
       return this;
     }
 
-    public SgdTrainer build() {
+    public SgdSolver build() {
       requireSchedule();
-      return new SgdTrainer(this);
+      return new SgdSolver(this);
     }
   }
 }
