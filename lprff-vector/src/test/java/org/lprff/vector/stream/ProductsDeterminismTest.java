@@ -1,9 +1,9 @@
-package org.lprff.vector.train;
+package org.lprff.vector.stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import org.junit.jupiter.api.Test;
-import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.train.TrainData;
 
 /**
  * Reproducible training needs products whose bits do not depend on how warm the JIT is. Lane sums
