@@ -9,9 +9,9 @@ import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
-import org.lprff.vector.train.SgdSolver;
-import org.lprff.vector.train.Schedule;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.minibatch.Schedule;
+import org.lprff.vector.train.minibatch.SgdSolver;
 
 /**
  * The epoch benchmarks' data: n Gaussian rows of d = 9 (diamonds' width) with Gaussian targets

@@ -3,7 +3,7 @@ package org.lprff.bench;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import org.lprff.vector.stream.OnTheFlyBatches;
-import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.model.LinearModel;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

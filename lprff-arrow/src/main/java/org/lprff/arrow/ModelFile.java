@@ -26,7 +26,7 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.lprff.arrow.input.Standardization;
 import org.lprff.vector.featurize.FeaturizerSpec;
-import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.model.LinearModel;
 
 /**
  * A trained model, {@code .lprff}: one Arrow IPC file (readable with pyarrow's {@code

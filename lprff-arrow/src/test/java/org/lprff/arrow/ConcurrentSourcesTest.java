@@ -17,10 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lprff.arrow.FeatureFileBatches.Access;
 import org.lprff.arrow.FeatureFileBatches.Order;
 import org.lprff.vector.stream.MiniBatchSource;
-import org.lprff.vector.train.LinearModel;
-import org.lprff.vector.train.Schedule;
-import org.lprff.vector.train.SgdSolver;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.minibatch.Schedule;
+import org.lprff.vector.train.minibatch.SgdSolver;
+import org.lprff.vector.train.model.LinearModel;
 
 /**
  * Several threads training at once from feature files give the single-threaded model (issue 19,

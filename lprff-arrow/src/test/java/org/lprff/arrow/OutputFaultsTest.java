@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lprff.fixtures.FullDisk;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
-import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.model.LinearModel;
 
 /**
  * A full disk, a failing fsync and a failing rename under each writer of outputs (feature files in

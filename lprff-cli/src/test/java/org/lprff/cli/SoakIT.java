@@ -35,9 +35,9 @@ import org.lprff.arrow.input.RowBatches;
 import org.lprff.fixtures.Diamonds;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.stream.MiniBatchSource;
-import org.lprff.vector.train.Schedule;
-import org.lprff.vector.train.SgdSolver;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.minibatch.Schedule;
+import org.lprff.vector.train.minibatch.SgdSolver;
 
 /**
  * Soak (issue 19, load): featurize, train and predict again and again in one JVM, through the

@@ -11,8 +11,8 @@ import java.util.Map;
 import org.lprff.arrow.ModelFile;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.stream.FeatureRows;
-import org.lprff.vector.train.LinearModel;
 import org.lprff.vector.train.TrainingReport;
+import org.lprff.vector.train.model.LinearModel;
 
 /**
  * The fitted linear model of an LP-RFF Spark model, serializable (Spark ships a model to the

@@ -10,12 +10,12 @@ import org.junit.jupiter.api.Test;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.stream.Partitions;
-import org.lprff.vector.train.ClosedFormRidge;
-import org.lprff.vector.train.KitchenSinks;
-import org.lprff.vector.train.LinearModel;
-import org.lprff.vector.train.StopReason;
-import org.lprff.vector.train.Task;
-import org.lprff.vector.train.TrainingResult;
+import org.lprff.vector.train.fullbatch.ClosedFormRidge;
+import org.lprff.vector.train.fullbatch.KitchenSinks;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.model.LinearModel;
+import org.lprff.vector.train.model.StopReason;
+import org.lprff.vector.train.model.TrainingResult;
 
 /**
  * Issue 18: {@link KitchenSinks}, Rahimi and Recht's fit of {@code sum_i alpha_i cos(w_i.x + b_i)}

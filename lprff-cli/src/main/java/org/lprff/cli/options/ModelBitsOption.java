@@ -1,6 +1,6 @@
 package org.lprff.cli.options;
 
-import org.lprff.vector.train.HalpSolver;
+import org.lprff.vector.train.minibatch.HalpSolver;
 import picocli.CommandLine.Option;
 
 /**

@@ -1,7 +1,7 @@
 package org.lprff.cli.options;
 
-import org.lprff.vector.train.HalpSolver;
 import org.lprff.vector.train.Solver;
+import org.lprff.vector.train.minibatch.HalpSolver;
 import java.util.List;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

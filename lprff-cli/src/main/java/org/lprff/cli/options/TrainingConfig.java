@@ -2,11 +2,11 @@ package org.lprff.cli.options;
 
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
-import org.lprff.vector.train.HalpSolver;
 import org.lprff.vector.train.LossKind;
 import org.lprff.vector.train.Solver;
 import org.lprff.vector.train.TrainingRequest;
 import org.lprff.vector.train.TrainingRequest.ScheduleKind;
+import org.lprff.vector.train.minibatch.HalpSolver;
 
 /**
  * What to train, as the options say it, checked with the options' messages (a usage error, exit

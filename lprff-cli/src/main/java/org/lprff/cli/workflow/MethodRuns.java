@@ -21,18 +21,18 @@ import org.lprff.vector.metrics.TrainingMemory;
 import org.lprff.vector.random.RandomParameters;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
-import org.lprff.vector.train.Evaluation;
-import org.lprff.vector.train.HalpSolver;
-import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.LossKind;
 import org.lprff.vector.train.Solver;
-import org.lprff.vector.train.StopReason;
-import org.lprff.vector.train.Task;
 import org.lprff.vector.train.Trainer;
 import org.lprff.vector.train.TrainingReport;
-import org.lprff.vector.train.LossKind;
 import org.lprff.vector.train.TrainingRequest;
 import org.lprff.vector.train.TrainingRequest.ScheduleKind;
-import org.lprff.vector.train.TrainingResult;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.minibatch.HalpSolver;
+import org.lprff.vector.train.model.Evaluation;
+import org.lprff.vector.train.model.LinearModel;
+import org.lprff.vector.train.model.StopReason;
+import org.lprff.vector.train.model.TrainingResult;
 
 /**
  * One feature method measured on raw rows held in memory, the work of {@code lprff compare} and

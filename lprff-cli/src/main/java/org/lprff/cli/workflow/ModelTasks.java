@@ -1,7 +1,7 @@
 package org.lprff.cli.workflow;
 
 import org.lprff.arrow.ModelFile;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.loss.Task;
 
 /**
  * The training core's task of a model file: its task name, and for a binary model the loss it

@@ -19,14 +19,14 @@ import org.lprff.cli.output.Json;
 import org.lprff.vector.codec.LloydMaxCodebook;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.metrics.TrainingMemory;
-import org.lprff.vector.train.Evaluation;
-import org.lprff.vector.train.KitchenSinks;
 import org.lprff.vector.train.Solver;
-import org.lprff.vector.train.Task;
 import org.lprff.vector.train.Trainer;
 import org.lprff.vector.train.TrainingReport;
 import org.lprff.vector.train.TrainingRequest;
-import org.lprff.vector.train.TrainingResult;
+import org.lprff.vector.train.fullbatch.KitchenSinks;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.model.Evaluation;
+import org.lprff.vector.train.model.TrainingResult;
 
 /**
  * Training on feature files, shared by {@code lprff train} and {@code lprff demo}: opens the

@@ -1,5 +1,9 @@
 package org.lprff.vector.train;
 
+import org.lprff.vector.train.fullbatch.ClosedFormRidge;
+import org.lprff.vector.train.fullbatch.KitchenSinks;
+import org.lprff.vector.train.minibatch.HalpSolver;
+
 /**
  * The solvers of a {@link TrainingRequest}: mini-batch SGD (the LP-RFF paper's protocol),
  * full-batch L-BFGS, ridge by preconditioned conjugate gradients, the exact ridge minimizer,

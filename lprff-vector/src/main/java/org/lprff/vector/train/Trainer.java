@@ -13,6 +13,19 @@ import org.lprff.vector.stream.MiniBatchSource;
 import org.lprff.vector.stream.MiniBatchSource.Batches;
 import org.lprff.vector.stream.Partitions;
 import org.lprff.vector.stream.RowFilter;
+import org.lprff.vector.train.fullbatch.ClosedFormRidge;
+import org.lprff.vector.train.fullbatch.ConjugateGradientRidge;
+import org.lprff.vector.train.fullbatch.KitchenSinks;
+import org.lprff.vector.train.fullbatch.LbfgsSolver;
+import org.lprff.vector.train.fullbatch.NormalEquations;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.minibatch.HalpSolver;
+import org.lprff.vector.train.minibatch.LearningRateProbe;
+import org.lprff.vector.train.minibatch.SgdSolver;
+import org.lprff.vector.train.model.EpochRecord;
+import org.lprff.vector.train.model.Evaluation;
+import org.lprff.vector.train.model.LinearModel;
+import org.lprff.vector.train.model.TrainingResult;
 
 /**
  * The training workflow, request to report, that {@code lprff train}, {@code demo} and the Java

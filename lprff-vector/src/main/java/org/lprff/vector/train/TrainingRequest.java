@@ -3,6 +3,11 @@ package org.lprff.vector.train;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import org.lprff.vector.train.fullbatch.KitchenSinks;
+import org.lprff.vector.train.minibatch.HalpSolver;
+import org.lprff.vector.train.minibatch.LearningRateProbe;
+import org.lprff.vector.train.minibatch.Schedule;
+import org.lprff.vector.train.minibatch.SgdSolver;
 
 /**
  * What to train, for {@link Trainer#run}: the task, the solver and its settings, each with a
