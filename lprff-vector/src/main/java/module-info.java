@@ -20,6 +20,10 @@ module org.lprff.vector {
   exports org.lprff.vector.products;
   exports org.lprff.vector.featurize;
   exports org.lprff.vector.stream;
+  exports org.lprff.vector.train.loss;
+  exports org.lprff.vector.train.model;
+  exports org.lprff.vector.train.fullbatch;
+  exports org.lprff.vector.train.minibatch;
   exports org.lprff.vector.train;
   exports org.lprff.vector.metrics;
 }

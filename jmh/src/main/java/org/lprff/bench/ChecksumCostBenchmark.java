@@ -3,7 +3,7 @@ package org.lprff.bench;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
-import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.model.LinearModel;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -65,6 +65,6 @@ public class ChecksumCostBenchmark {
   /** One SGD epoch over the n rows: what a training run repeats after verifying once. */
   @Benchmark
   public LinearModel sgdEpoch() {
-    return data.trainer().train(data.stored(), null).model();
+    return data.solver().train(data.stored(), null).model();
   }
 }

@@ -9,19 +9,19 @@ import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
-import org.lprff.vector.train.SgdTrainer;
-import org.lprff.vector.train.Schedule;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.minibatch.Schedule;
+import org.lprff.vector.train.minibatch.SgdSolver;
 
 /**
  * The epoch benchmarks' data: n Gaussian rows of d = 9 (diamonds' width) with Gaussian targets
  * (seed 42), featurized once at m features and b bits (Gaussian kernel sigma 2, circulant
  * projection, stochastic rounding, seed 1) into native memory, as a mapped feature file's pages
- * are; and the SGD trainer they time (batches of 250, l2 1e-6, one epoch at a fixed rate).
+ * are; and the SGD solver they time (batches of 250, l2 1e-6, one epoch at a fixed rate).
  */
 record DiamondsShapedRows(
     int rows, float[] x, float[] y, Featurizer featurizer, MemorySegment out,
-    InMemoryBatches stored, SgdTrainer trainer) {
+    InMemoryBatches stored, SgdSolver solver) {
 
   static final int D = 9;
 
@@ -41,9 +41,9 @@ record DiamondsShapedRows(
     MemorySegment out = Arena.ofAuto().allocate((long) rows * spec.rowBytes(), 64);
     featurizer.featurize(x, rows, 0, out, 0, 0);
     InMemoryBatches stored = InMemoryBatches.of(FeatureRows.of(spec, out, 0, rows), y);
-    SgdTrainer trainer = SgdTrainer.builder(Task.REGRESSION, m).l2(1e-6).batchSize(250)
+    SgdSolver solver = SgdSolver.builder(Task.REGRESSION, m).l2(1e-6).batchSize(250)
         .schedule(Schedule.fixed(1, 1e-3)).build();
-    return new DiamondsShapedRows(rows, x, y, featurizer, out, stored, trainer);
+    return new DiamondsShapedRows(rows, x, y, featurizer, out, stored, solver);
   }
 
   /** Featurizes the rows again into {@link #out}. */

@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 import org.lprff.vector.products.Gram;
 import org.lprff.vector.simd.VectorizationProvider;
 import org.lprff.vector.simd.spi.GramBody;
-import org.lprff.vector.train.ClosedFormRidge;
+import org.lprff.vector.train.fullbatch.ClosedFormRidge;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

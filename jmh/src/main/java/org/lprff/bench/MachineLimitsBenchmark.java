@@ -19,9 +19,9 @@ import org.lprff.vector.simd.ParallelTasks;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.stream.MiniBatchSource;
-import org.lprff.vector.train.LbfgsTrainer;
-import org.lprff.vector.train.Task;
-import org.lprff.vector.train.TrainingResult;
+import org.lprff.vector.train.fullbatch.LbfgsSolver;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.model.TrainingResult;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -55,7 +55,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@link #onePass}: the library's own full-batch objective (forward product, loss gradient,
  *       transposed accumulate, fused per chunk of 256 rows) over 43,152 x 4096 4-bit packed rows
  *       ({@code bits = 4}) or float32 rows of the same shape ({@code bits = 32}, 707 MB: above
- *       the last-level cache, so memory bound) in native memory, through the public API only: {@code LbfgsTrainer} (REGRESSION, l2 =
+ *       the last-level cache, so memory bound) in native memory, through the public API only: {@code LbfgsSolver} (REGRESSION, l2 =
  *       1e-4, {@code maxIterations(1)}) trained from zero weights on an ordered {@link
  *       InMemoryBatches} (views of the stored rows, no copy). One such training is the initial
  *       evaluation plus the first iteration's line search: {@link TrainingResult#steps()} passes
@@ -117,7 +117,7 @@ public class MachineLimitsBenchmark {
     }
   }
 
-  /** The rows and the trainer of {@link #onePass}. */
+  /** The rows and the solver of {@link #onePass}. */
   @State(Scope.Benchmark)
   public static class Pass {
     /**
@@ -127,7 +127,7 @@ public class MachineLimitsBenchmark {
     @Param({"4", "32"})
     public int bits;
 
-    LbfgsTrainer trainer;
+    LbfgsSolver solver;
     MiniBatchSource source;
 
     @Setup
@@ -161,7 +161,7 @@ public class MachineLimitsBenchmark {
         targets[r] = (float) random.nextGaussian();
       }
       source = InMemoryBatches.of(rows, targets).ordered();
-      trainer = LbfgsTrainer.builder(Task.REGRESSION, FEATURES).l2(1e-4).maxIterations(1).build();
+      solver = LbfgsSolver.builder(Task.REGRESSION, FEATURES).l2(1e-4).maxIterations(1).build();
     }
   }
 
@@ -246,7 +246,7 @@ public class MachineLimitsBenchmark {
   @BenchmarkMode(Mode.AverageTime)
   @OutputTimeUnit(TimeUnit.MILLISECONDS)
   public TrainingResult onePass(Pass pass, Passes counter) {
-    TrainingResult result = pass.trainer.train(pass.source);
+    TrainingResult result = pass.solver.train(pass.source);
     counter.pass += result.steps();
     return result;
   }

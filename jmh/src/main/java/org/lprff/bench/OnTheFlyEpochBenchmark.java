@@ -3,7 +3,7 @@ package org.lprff.bench;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import org.lprff.vector.stream.OnTheFlyBatches;
-import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.model.LinearModel;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -53,13 +53,13 @@ public class OnTheFlyEpochBenchmark {
   /** One epoch, each batch featurized when it is needed (draw 0: the epoch index of one). */
   @Benchmark
   public LinearModel onTheFly() {
-    return data.trainer().train(onTheFly, null).model();
+    return data.solver().train(onTheFly, null).model();
   }
 
   /** One epoch over the rows featurized once. */
   @Benchmark
   public LinearModel stored() {
-    return data.trainer().train(data.stored(), null).model();
+    return data.solver().train(data.stored(), null).model();
   }
 
   /** Featurizing the n rows once: what storing costs up front. */

@@ -10,10 +10,10 @@ import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.stream.MiniBatchSource;
-import org.lprff.vector.train.LinearModel;
-import org.lprff.vector.train.Schedule;
-import org.lprff.vector.train.SgdTrainer;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.minibatch.Schedule;
+import org.lprff.vector.train.minibatch.SgdSolver;
+import org.lprff.vector.train.model.LinearModel;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -50,7 +50,7 @@ public class TrainingBenchmark {
 
   private static final int ROWS = 2500;
 
-  private SgdTrainer trainer;
+  private SgdSolver solver;
   private MiniBatchSource source;
 
   @Setup
@@ -87,13 +87,12 @@ public class TrainingBenchmark {
       }
       source = InMemoryBatches.of(rows, labels).ordered();
     }
-    trainer =
-        SgdTrainer.builder(task, m).l2(1e-6).schedule(Schedule.fixed(1, 1e-3)).build();
+    solver = SgdSolver.builder(task, m).l2(1e-6).schedule(Schedule.fixed(1, 1e-3)).build();
   }
 
   /** One epoch: 10 SGD steps of 250 rows (ordered batches: no gather). */
   @Benchmark
   public LinearModel sgdEpoch() {
-    return trainer.train(source, null).model();
+    return solver.train(source, null).model();
   }
 }

@@ -17,10 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lprff.arrow.FeatureFileBatches.Access;
 import org.lprff.arrow.FeatureFileBatches.Order;
 import org.lprff.vector.stream.MiniBatchSource;
-import org.lprff.vector.train.LinearModel;
-import org.lprff.vector.train.Schedule;
-import org.lprff.vector.train.SgdTrainer;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.minibatch.Schedule;
+import org.lprff.vector.train.minibatch.SgdSolver;
+import org.lprff.vector.train.model.LinearModel;
 
 /**
  * Several threads training at once from feature files give the single-threaded model (issue 19,
@@ -34,7 +34,7 @@ class ConcurrentSourcesTest extends ArrowTestBase {
   @TempDir Path dir;
 
   private static LinearModel train(MiniBatchSource source) {
-    return SgdTrainer.builder(Task.REGRESSION, source.features()).batchSize(32).l2(1e-4).seed(1)
+    return SgdSolver.builder(Task.REGRESSION, source.features()).batchSize(32).l2(1e-4).seed(1)
         .schedule(Schedule.fixed(3, 0.1)).build().train(source, null).model();
   }
 

@@ -23,8 +23,8 @@ import org.lprff.fixtures.FullDisk;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.arrow.model.FittedModel;
-import org.lprff.vector.train.LinearModel;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.model.LinearModel;
+import org.lprff.vector.train.loss.Task;
 
 /**
  * A full disk, a failing fsync and a failing rename under each writer of outputs (feature files in

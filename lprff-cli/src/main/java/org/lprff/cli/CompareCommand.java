@@ -36,7 +36,7 @@ import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.metrics.KernelMatrix;
 import org.lprff.vector.metrics.TrainingMemory;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.loss.Task;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lprff.arrow.model.FittedModel;
-import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.model.LinearModel;
 
 /**
  * {@code train --solver rks --alpha-bound C} (Rahimi and Recht's kitchen sinks) on small

@@ -35,9 +35,9 @@ import org.lprff.arrow.input.RowBatches;
 import org.lprff.fixtures.Diamonds;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.stream.MiniBatchSource;
-import org.lprff.vector.train.Schedule;
-import org.lprff.vector.train.SgdTrainer;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.minibatch.Schedule;
+import org.lprff.vector.train.minibatch.SgdSolver;
 
 /**
  * Soak (issue 19, load): featurize, train and predict again and again in one JVM, through the
@@ -208,7 +208,7 @@ class SoakIT {
   }
 
   private static void train(MiniBatchSource source) {
-    SgdTrainer.builder(Task.REGRESSION, source.features()).batchSize(64).l2(1e-4).seed(1)
+    SgdSolver.builder(Task.REGRESSION, source.features()).batchSize(64).l2(1e-4).seed(1)
         .schedule(Schedule.fixed(1, 0.05)).build().train(source, null);
   }
 

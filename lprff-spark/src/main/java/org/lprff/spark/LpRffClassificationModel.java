@@ -1,7 +1,7 @@
 package org.lprff.spark;
 
 import java.nio.file.Path;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.loss.Task;
 import org.apache.spark.ml.classification.ProbabilisticClassificationModel;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.Vector;

@@ -7,7 +7,7 @@ import org.apache.spark.ml.param.Params;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
 import org.lprff.vector.featurize.FeaturizerSpec;
-import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.model.LinearModel;
 
 /**
  * What {@link LpRffRegressionModel} and {@link LpRffClassificationModel} add to their Spark base

@@ -11,8 +11,8 @@ import java.util.Map;
 import org.lprff.arrow.model.FittedModel;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.stream.FeatureRows;
-import org.lprff.vector.train.LinearModel;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.model.LinearModel;
+import org.lprff.vector.train.loss.Task;
 import org.lprff.vector.train.TrainingReport;
 
 /**

@@ -1,7 +1,7 @@
 package org.lprff.spark;
 
 import java.nio.file.Path;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.loss.Task;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.regression.RegressionModel;

@@ -23,14 +23,14 @@ import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.stream.MiniBatchSource;
-import org.lprff.vector.train.ClosedFormRidge;
-import org.lprff.vector.train.Evaluation;
-import org.lprff.vector.train.LinearModel;
 import org.lprff.vector.train.Solver;
-import org.lprff.vector.train.Task;
 import org.lprff.vector.train.Trainer;
 import org.lprff.vector.train.TrainingReport;
 import org.lprff.vector.train.TrainingRequest;
+import org.lprff.vector.train.fullbatch.ClosedFormRidge;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.model.Evaluation;
+import org.lprff.vector.train.model.LinearModel;
 
 /**
  * The distributed solvers against the single-machine ones on the same rows: the same packed bytes

@@ -10,12 +10,12 @@ import org.junit.jupiter.api.Test;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.stream.Partitions;
-import org.lprff.vector.train.KitchenSinks;
-import org.lprff.vector.train.LinearModel;
-import org.lprff.vector.train.Solver;
-import org.lprff.vector.train.StopReason;
-import org.lprff.vector.train.Task;
-import org.lprff.vector.train.TrainingResult;
+import org.lprff.vector.train.fullbatch.ClosedFormRidge;
+import org.lprff.vector.train.fullbatch.KitchenSinks;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.model.LinearModel;
+import org.lprff.vector.train.model.StopReason;
+import org.lprff.vector.train.model.TrainingResult;
 
 /**
  * Issue 18: {@link KitchenSinks}, Rahimi and Recht's fit of {@code sum_i alpha_i cos(w_i.x + b_i)}
@@ -28,9 +28,10 @@ import org.lprff.vector.train.TrainingResult;
  * <ul>
  *   <li><b>Squared loss</b> ({@value #SQUARED_EXAMPLES} problems, m in 1..6, n in m + 4..40),
  *       on both of the solver's paths: the normal equations in memory (the default for m <= {@link
- *       Solver#CLOSED_FORM_MAX_FEATURES}) and FISTA over streaming passes ({@code gramFeatures(0)}):
- *       the exact optimum by enumerating the 3^m active sets (each weight free, at +B or at -B;
- *       the free weights and the intercept by least squares; the lowest feasible objective). The
+ *       ClosedFormRidge#PREFERRED_MAX_FEATURES}) and FISTA over streaming passes ({@code
+ *       gramFeatures(0)}): the exact optimum by enumerating the 3^m active sets (each weight
+ *       free, at +B or at -B; the free weights and the intercept by least squares; the lowest
+ *       feasible objective). The
  *       solver's objective, recomputed in double, is within 1e-6 relative of it plus the float32
  *       resolution {@code sqrt(2 J*) eps}, eps = 4 u (1 + C + |b|) the rounding of a score (u =
  *       2^-24; |z_i| <= sqrt(2/m) and |w_i| <= C / sqrt(2m) bound a score by C + |b|). For FISTA,
@@ -179,7 +180,7 @@ class KitchenSinksProperties {
 
   /** The solver's model on the problem, as (w, b) in double (the squared loss on its Gram). */
   static double[] solve(Problem p, Task task) {
-    return solve(p, task, Solver.CLOSED_FORM_MAX_FEATURES);
+    return solve(p, task, ClosedFormRidge.PREFERRED_MAX_FEATURES);
   }
 
   /**
@@ -222,7 +223,7 @@ class KitchenSinksProperties {
   /** The squared loss on the normal equations in memory (m <= 2048, the default). */
   @Test
   void squaredLossReachesTheEnumeratedOptimum() {
-    squaredLoss(Solver.CLOSED_FORM_MAX_FEATURES);
+    squaredLoss(ClosedFormRidge.PREFERRED_MAX_FEATURES);
     Report.line("squared (normal equations): skipped (ill-conditioned) " + skippedSquared);
     Report.line("squared (normal equations): largest gap to the enumerated optimum, in units of"
         + " its allowance " + worstSquared);

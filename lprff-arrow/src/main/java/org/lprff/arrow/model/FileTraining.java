@@ -11,7 +11,7 @@ import org.lprff.arrow.FeatureFileBatches.Order;
 import org.lprff.arrow.LabelType;
 import org.lprff.arrow.input.Standardization;
 import org.lprff.vector.featurize.FeaturizerSpec;
-import org.lprff.vector.train.Evaluation;
+import org.lprff.vector.train.model.Evaluation;
 import org.lprff.vector.train.Solver;
 import org.lprff.vector.train.Trainer;
 import org.lprff.vector.train.TrainingReport;

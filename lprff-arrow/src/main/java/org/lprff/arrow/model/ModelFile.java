@@ -29,8 +29,8 @@ import org.lprff.arrow.BatchChecksums;
 import org.lprff.arrow.IpcWriter;
 import org.lprff.arrow.input.Standardization;
 import org.lprff.vector.featurize.FeaturizerSpec;
-import org.lprff.vector.train.LinearModel;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.model.LinearModel;
+import org.lprff.vector.train.loss.Task;
 
 /**
  * A trained model, {@code .lprff}: one Arrow IPC file (readable with pyarrow's {@code

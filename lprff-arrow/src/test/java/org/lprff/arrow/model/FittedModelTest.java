@@ -22,8 +22,8 @@ import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.stream.FeatureRows;
-import org.lprff.vector.train.LinearModel;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.model.LinearModel;
+import org.lprff.vector.train.loss.Task;
 import org.lprff.vector.train.TrainingRequest;
 
 class FittedModelTest {

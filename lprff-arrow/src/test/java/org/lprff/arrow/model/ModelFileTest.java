@@ -26,8 +26,8 @@ import org.lprff.arrow.input.Standardization;
 import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.featurize.FeaturizerSpec;
-import org.lprff.vector.train.LinearModel;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.model.LinearModel;
+import org.lprff.vector.train.loss.Task;
 
 class ModelFileTest {
 

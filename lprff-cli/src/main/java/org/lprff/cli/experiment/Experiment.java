@@ -36,11 +36,11 @@ import org.lprff.vector.random.CounterRng;
 import org.lprff.vector.simd.VectorizationProvider;
 import org.lprff.vector.stream.RowSplit;
 import org.lprff.vector.train.Solver;
-import org.lprff.vector.train.Task;
 import org.lprff.vector.train.Trainer;
 import org.lprff.vector.train.TrainingReport;
 import org.lprff.vector.train.TrainingRequest;
 import org.lprff.vector.train.TrainingRequest.ScheduleKind;
+import org.lprff.vector.train.loss.Task;
 
 /**
  * {@code lprff experiment}'s workflow: the LP-RFF paper's comparison on one data set. σ and λ are

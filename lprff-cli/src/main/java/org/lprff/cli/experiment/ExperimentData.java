@@ -15,7 +15,7 @@ import org.lprff.cli.output.Human;
 import org.lprff.cli.workflow.CompareData;
 import org.lprff.arrow.input.RowTable;
 import org.lprff.vector.random.RandomParameters;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.loss.Task;
 
 /**
  * The rows of an experiment: a data set by name ({@value #DIAMONDS}, shipped inside lprff, or

@@ -1,6 +1,6 @@
 package org.lprff.cli.options;
 
-import org.lprff.vector.train.HalpTrainer;
+import org.lprff.vector.train.minibatch.HalpSolver;
 import picocli.CommandLine.Option;
 
 /**
@@ -24,7 +24,7 @@ public final class ModelBitsOption {
     if (bits != null && bits != 8 && bits != 16) {
       throw new UsageException("--model-bits is " + bits + ", expected 8 or 16");
     }
-    return bits == null ? HalpTrainer.DEFAULT_MODEL_BITS : bits;
+    return bits == null ? HalpSolver.DEFAULT_MODEL_BITS : bits;
   }
 
   /** memory's bits: 8, 16 or 32, default 32. */

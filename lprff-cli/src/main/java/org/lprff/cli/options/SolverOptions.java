@@ -1,7 +1,7 @@
 package org.lprff.cli.options;
 
-import org.lprff.vector.train.HalpTrainer;
 import org.lprff.vector.train.Solver;
+import org.lprff.vector.train.minibatch.HalpSolver;
 import java.util.List;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -65,7 +65,7 @@ public class SolverOptions {
     if (halpMu != null && (!(halpMu > 0) || halpMu.isInfinite())) {
       throw new UsageException("--halp-mu is " + halpMu + ", expected finite and > 0");
     }
-    return halpMu == null ? HalpTrainer.DEFAULT_MU : halpMu;
+    return halpMu == null ? HalpSolver.DEFAULT_MU : halpMu;
   }
 
   /** Refuses --model-bits or --halp-mu given to a solver other than halp. */

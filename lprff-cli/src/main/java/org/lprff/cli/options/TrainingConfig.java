@@ -2,11 +2,11 @@ package org.lprff.cli.options;
 
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
-import org.lprff.vector.train.HalpTrainer;
 import org.lprff.vector.train.LossKind;
 import org.lprff.vector.train.Solver;
 import org.lprff.vector.train.TrainingRequest;
 import org.lprff.vector.train.TrainingRequest.ScheduleKind;
+import org.lprff.vector.train.minibatch.HalpSolver;
 
 /**
  * What to train, as the options say it, checked with the options' messages (a usage error, exit
@@ -65,7 +65,7 @@ public record TrainingConfig(
   public TrainingConfig(boolean classification, int epochs, Double lr, int batch,
       List<Double> l2s, String schedule, long seed, Solver solver, Integer classes) {
     this(classification, epochs, lr, batch, l2s, schedule, seed, solver, classes, null, null,
-        HalpTrainer.DEFAULT_MODEL_BITS, HalpTrainer.DEFAULT_MU);
+        HalpSolver.DEFAULT_MODEL_BITS, HalpSolver.DEFAULT_MU);
   }
 
   /** The library's request for m = {@code features} ({@link Solver#AUTO} resolved), on the common pool. */
@@ -79,6 +79,6 @@ public record TrainingConfig(
       int features, Double alphaBound, LossKind loss, int modelBits, double halpMu) {
     return new TrainingRequest(classification, classes, features, solver, l2s, epochs, lr,
         ScheduleKind.named(schedule), batch, seed, ForkJoinPool.commonPool(), alphaBound, loss,
-        modelBits, halpMu, HalpTrainer.DEFAULT_ANCHOR_EPOCHS);
+        modelBits, halpMu, HalpSolver.DEFAULT_ANCHOR_EPOCHS);
   }
 }

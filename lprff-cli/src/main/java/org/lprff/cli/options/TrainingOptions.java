@@ -1,8 +1,8 @@
 package org.lprff.cli.options;
 
-import org.lprff.vector.train.KitchenSinks;
 import org.lprff.vector.train.LossKind;
 import org.lprff.vector.train.Solver;
+import org.lprff.vector.train.fullbatch.KitchenSinks;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Mixin;

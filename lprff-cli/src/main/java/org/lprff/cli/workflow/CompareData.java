@@ -11,7 +11,7 @@ import org.lprff.arrow.input.RowSources;
 import org.lprff.arrow.input.Standardization;
 import org.lprff.cli.options.InputOptions;
 import org.lprff.cli.options.UsageException;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.loss.Task;
 
 /**
  * The raw rows of {@code lprff compare}, read whole into memory: the train and heldout sets (two

@@ -22,18 +22,18 @@ import org.lprff.vector.metrics.TrainingMemory;
 import org.lprff.vector.random.RandomParameters;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
-import org.lprff.vector.train.Evaluation;
-import org.lprff.vector.train.HalpTrainer;
-import org.lprff.vector.train.LinearModel;
+import org.lprff.vector.train.LossKind;
 import org.lprff.vector.train.Solver;
-import org.lprff.vector.train.StopReason;
-import org.lprff.vector.train.Task;
 import org.lprff.vector.train.Trainer;
 import org.lprff.vector.train.TrainingReport;
-import org.lprff.vector.train.LossKind;
 import org.lprff.vector.train.TrainingRequest;
 import org.lprff.vector.train.TrainingRequest.ScheduleKind;
-import org.lprff.vector.train.TrainingResult;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.minibatch.HalpSolver;
+import org.lprff.vector.train.model.Evaluation;
+import org.lprff.vector.train.model.LinearModel;
+import org.lprff.vector.train.model.StopReason;
+import org.lprff.vector.train.model.TrainingResult;
 
 /**
  * One feature method measured on raw rows held in memory, the work of {@code lprff compare} and
@@ -93,7 +93,7 @@ public final class MethodRuns {
     public Protocol(Solver solver, double l2, int epochs, Double learningRate, int batchRows,
         long seed) {
       this(solver, l2, epochs, learningRate, batchRows, seed, null, null,
-          HalpTrainer.DEFAULT_MODEL_BITS, HalpTrainer.DEFAULT_MU);
+          HalpSolver.DEFAULT_MODEL_BITS, HalpSolver.DEFAULT_MU);
     }
   }
 
@@ -249,7 +249,7 @@ public final class MethodRuns {
         rks ? null : List.of(protocol.l2()), protocol.epochs(), protocol.learningRate(),
         ScheduleKind.EARLY_STOP, protocol.batchRows(), protocol.seed(),
         ForkJoinPool.commonPool(), protocol.alphaBound(), protocol.loss(), protocol.modelBits(),
-        protocol.halpMu(), HalpTrainer.DEFAULT_ANCHOR_EPOCHS);
+        protocol.halpMu(), HalpSolver.DEFAULT_ANCHOR_EPOCHS);
     memory = memory.withModelBits(request.trainingModelBits()); // halp's model in b bits
     boolean sgd = request.solver().miniBatch();
     TrainingReport report = Trainer.run(request,

@@ -17,11 +17,12 @@ import org.lprff.cli.options.UsageException;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.stream.OnTheFlyBatches;
-import org.lprff.vector.train.Evaluation;
 import org.lprff.vector.train.Solver;
 import org.lprff.vector.train.Trainer;
 import org.lprff.vector.train.TrainingReport;
 import org.lprff.vector.train.TrainingRequest;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.model.Evaluation;
 
 /**
  * {@code train --redraw}: raw rows read whole (as {@code compare} reads them, {@link

@@ -1,7 +1,7 @@
 package org.lprff.cli.workflow;
 
-import org.lprff.vector.train.PredictionSpread;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.model.PredictionSpread;
 
 /**
  * The columns {@code predict --draws} writes after a row's prediction: the library's {@link

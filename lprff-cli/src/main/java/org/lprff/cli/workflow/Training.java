@@ -15,12 +15,12 @@ import org.lprff.cli.output.Json;
 import org.lprff.vector.codec.LloydMaxCodebook;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.metrics.TrainingMemory;
-import org.lprff.vector.train.Evaluation;
-import org.lprff.vector.train.KitchenSinks;
+import org.lprff.vector.train.model.Evaluation;
+import org.lprff.vector.train.fullbatch.KitchenSinks;
 import org.lprff.vector.train.Solver;
-import org.lprff.vector.train.Task;
+import org.lprff.vector.train.loss.Task;
 import org.lprff.vector.train.TrainingReport;
-import org.lprff.vector.train.TrainingResult;
+import org.lprff.vector.train.model.TrainingResult;
 
 /**
  * Training on feature files as {@code lprff train} and {@code lprff demo} say it: the library's

@@ -28,6 +28,25 @@ public record MiniBatch(FeatureRows features, float[] targets, int[] classes, lo
     return features.rows();
   }
 
+  /**
+   * Checks this batch against what its reader asked for: m features (the model's) and at most
+   * {@code batchSize} rows; {@code name} names the source in the messages ("train", "heldout").
+   *
+   * @throws IllegalArgumentException if the batch has other than m features
+   * @throws IllegalStateException if the source returned more rows than asked for
+   */
+  public void checkFits(int m, int batchSize, String name) {
+    if (features.features() != m) {
+      throw new IllegalArgumentException(
+          "a " + name + " batch has " + features.features() + " features, the model has " + m);
+    }
+    if (rows() > batchSize) {
+      throw new IllegalStateException(
+          "the " + name + " source returned a batch of " + rows() + " rows, more than the "
+              + batchSize + " asked for");
+    }
+  }
+
   private static void check(String name, int length, int n) {
     if (length >= 0 && length < n) {
       throw new IllegalArgumentException(

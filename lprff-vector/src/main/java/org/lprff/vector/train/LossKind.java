@@ -1,5 +1,7 @@
 package org.lprff.vector.train;
 
+import org.lprff.vector.train.loss.Task;
+
 /**
  * The loss a {@link TrainingRequest} names, when it names one: the task's own by default
  * (squared for regression, logistic for two classes, softmax for more). {@link #HINGE} is for two

@@ -1,12 +1,16 @@
 package org.lprff.vector.train;
 
+import org.lprff.vector.train.fullbatch.ClosedFormRidge;
+import org.lprff.vector.train.fullbatch.KitchenSinks;
+import org.lprff.vector.train.minibatch.HalpSolver;
+
 /**
  * The solvers of a {@link TrainingRequest}: mini-batch SGD (the LP-RFF paper's protocol),
  * full-batch L-BFGS, ridge by preconditioned conjugate gradients, the exact ridge minimizer,
- * LM-HALP (low-precision SVRG with bit centering, {@link HalpTrainer}), or
+ * LM-HALP (low-precision SVRG with bit centering, {@link HalpSolver}), or
  * {@link #AUTO}: the solver that reaches the optimum of the task fastest, L-BFGS for
- * classification, and for regression the closed form up to {@value #CLOSED_FORM_MAX_FEATURES}
- * features, conjugate gradients above. {@link #RKS} is not a way to the same optimum but another
+ * classification, and for regression the closed form up to {@value
+ * ClosedFormRidge#PREFERRED_MAX_FEATURES} features, conjugate gradients above. {@link #RKS} is not a way to the same optimum but another
  * estimator: Rahimi and Recht's weighted sum of random kitchen sinks, the mean loss minimized
  * under a bound on every weight and no l2 ({@link KitchenSinks}).
  */
@@ -31,19 +35,11 @@ public enum Solver {
     return null;
   }
 
-  /**
-   * The largest m at which {@link #AUTO} solves ridge in closed form. Its cost, n m^2 / 2
-   * multiply-adds once and m^3 / 3 per l2, grows with m where a pass of conjugate gradients grows
-   * as n m: on the diamonds demo's 37,536 rows (2 cores, avx512f) the closed form took 1.0-1.6 s per
-   * b at m = 1024 and 4.7-5.4 s at m = 2048, conjugate gradients along the same l2 path 4-22 s and
-   * 12-48 s; at m = 4096 one l2 took 13.4 s in closed form and 11.3 s by conjugate gradients.
-   */
-  public static final int CLOSED_FORM_MAX_FEATURES = 2048;
-
   /** This solver with {@link #AUTO} made concrete for the task and m. */
   public Solver resolve(boolean classification, int features) {
     return this != AUTO ? this
-        : classification ? LBFGS : features <= CLOSED_FORM_MAX_FEATURES ? CLOSED_FORM : CG;
+        : classification ? LBFGS
+        : features <= ClosedFormRidge.PREFERRED_MAX_FEATURES ? CLOSED_FORM : CG;
   }
 
   /** Whether the solver reads mini-batches in a shuffled order (else every row, in file order). */

@@ -13,6 +13,19 @@ import org.lprff.vector.stream.MiniBatchSource;
 import org.lprff.vector.stream.MiniBatchSource.Batches;
 import org.lprff.vector.stream.Partitions;
 import org.lprff.vector.stream.RowFilter;
+import org.lprff.vector.train.fullbatch.ClosedFormRidge;
+import org.lprff.vector.train.fullbatch.ConjugateGradientRidge;
+import org.lprff.vector.train.fullbatch.KitchenSinks;
+import org.lprff.vector.train.fullbatch.LbfgsSolver;
+import org.lprff.vector.train.fullbatch.NormalEquations;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.minibatch.HalpSolver;
+import org.lprff.vector.train.minibatch.LearningRateProbe;
+import org.lprff.vector.train.minibatch.SgdSolver;
+import org.lprff.vector.train.model.EpochRecord;
+import org.lprff.vector.train.model.Evaluation;
+import org.lprff.vector.train.model.LinearModel;
+import org.lprff.vector.train.model.TrainingResult;
 
 /**
  * The training workflow, request to report, that {@code lprff train}, {@code demo} and the Java
@@ -209,7 +222,7 @@ public final class Trainer {
    * in double (h the history) and a float copy of the weights; CG five double m-vectors, the
    * s x m sample and the s x s matrix of its sketch (s the sketch rows); the closed form the m x m
    * double Gram matrix and its factor; rks seven double parameter vectors (FISTA's points and
-   * gradients; for the squared loss up to {@link Solver#CLOSED_FORM_MAX_FEATURES} features the
+   * gradients; for the squared loss up to {@link ClosedFormRidge#PREFERRED_MAX_FEATURES} features the
    * report counts {@link #kitchenSinksGramBytes} instead); SGD the float weights twice (best and current). Each adds
    * a batch of scores in double. {@code solver} is the one that ran ({@link Solver#AUTO} resolved).
    */
@@ -217,8 +230,8 @@ public final class Trainer {
     long dim = (long) features * outputs + outputs;
     long batch = 8L * batchRows * outputs;
     return switch (solver) {
-      case LBFGS -> 8 * (2L * LbfgsTrainer.DEFAULT_HISTORY + 4) * dim + 4 * dim
-          + 8L * LbfgsTrainer.DEFAULT_BATCH_SIZE * outputs;
+      case LBFGS -> 8 * (2L * LbfgsSolver.DEFAULT_HISTORY + 4) * dim + 4 * dim
+          + 8L * LbfgsSolver.DEFAULT_BATCH_SIZE * outputs;
       case CG -> {
         long s = ConjugateGradientRidge.DEFAULT_SKETCH_ROWS;
         yield 8 * (5L * features + s * features + s * s) + 8L * ConjugateGradientRidge.BATCH;
@@ -227,7 +240,7 @@ public final class Trainer {
       // The iterate, the point before it, the extrapolated point, the step, and the gradients
       // of three of them, in double; a float copy of the weights; one batch's scores.
       case RKS -> 8 * 7 * dim + 4 * dim + 8L * KitchenSinks.DEFAULT_BATCH_SIZE * outputs;
-      case HALP -> halpWorkingBytes(HalpTrainer.DEFAULT_MODEL_BITS, features, outputs, batchRows);
+      case HALP -> halpWorkingBytes(HalpSolver.DEFAULT_MODEL_BITS, features, outputs, batchRows);
       default -> 8 * dim + batch;
     };
   }
@@ -251,7 +264,7 @@ public final class Trainer {
    * (6 x 32 s c bits).
    */
   public static long halpWorkingBytes(int modelBits, int features, int outputs, int batchRows) {
-    HalpTrainer.checkModelBits(modelBits);
+    HalpSolver.checkModelBits(modelBits);
     long mc = (long) features * outputs;
     long lowBits = 5L * modelBits * mc + 3 * 32L * outputs;
     long scratch = (4 * 4 + 8) * mc + 4L * outputs * 3;
@@ -326,7 +339,7 @@ public final class Trainer {
           say.accept(String.format(Locale.ROOT, "%s: initial lr %g (probed)", solver.id, rate));
         }
         result = solver == Solver.HALP ? halp(fit, stopping, l2, rate)
-            : SgdTrainer.builder(task, request.features())
+            : SgdSolver.builder(task, request.features())
             .batchSize(request.batchRows())
             .l2(l2)
             .seed(request.seed())
@@ -356,7 +369,7 @@ public final class Trainer {
               ? halpWorkingBytes(request.modelBits(), request.features(), task.outputs(),
                   request.batchRows())
               : solver == Solver.RKS && !task.usesClasses()
-                  && request.features() <= Solver.CLOSED_FORM_MAX_FEATURES
+                  && request.features() <= ClosedFormRidge.PREFERRED_MAX_FEATURES
                   ? kitchenSinksGramBytes(request.features())
                   : workingBytes(solver, request.features(), task.outputs(), request.batchRows()));
     }
@@ -366,7 +379,7 @@ public final class Trainer {
         double rate) {
       say.accept(String.format(Locale.ROOT, "halp: %d-bit model, mu %g, re-centering every %d"
           + " epoch(s)", request.modelBits(), request.halpMu(), request.anchorEpochs()));
-      return HalpTrainer.builder(task, request.features())
+      return HalpSolver.builder(task, request.features())
           .batchSize(request.batchRows())
           .l2(l2)
           .seed(request.seed())
@@ -446,9 +459,9 @@ public final class Trainer {
     /** The request's iterative solver on {@code source}. */
     private Solve solver(Partitions source) {
       if (request.solver() == Solver.LBFGS) {
-        return (lambda, start, scoring) -> LbfgsTrainer.builder(task, request.features())
+        return (lambda, start, scoring) -> LbfgsSolver.builder(task, request.features())
             .l2(lambda)
-            .tolerance(scoring ? PATH_TOLERANCE_LBFGS : LbfgsTrainer.DEFAULT_TOLERANCE)
+            .tolerance(scoring ? PATH_TOLERANCE_LBFGS : LbfgsSolver.DEFAULT_TOLERANCE)
             .executor(request.executor())
             .listener(r -> say.accept(String.format(Locale.ROOT,
                 "lbfgs: l2 %s, iteration %3d, objective %.10g, step %.3g, %.2f s", lambda,

@@ -3,6 +3,11 @@ package org.lprff.vector.train;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.minibatch.LearningRateProbe;
+import org.lprff.vector.train.model.Evaluation;
+import org.lprff.vector.train.model.LinearModel;
+import org.lprff.vector.train.model.TrainingResult;
 
 /**
  * What {@link Trainer#run} did.

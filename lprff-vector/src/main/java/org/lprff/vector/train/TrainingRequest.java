@@ -3,6 +3,11 @@ package org.lprff.vector.train;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import org.lprff.vector.train.fullbatch.KitchenSinks;
+import org.lprff.vector.train.minibatch.HalpSolver;
+import org.lprff.vector.train.minibatch.LearningRateProbe;
+import org.lprff.vector.train.minibatch.Schedule;
+import org.lprff.vector.train.minibatch.SgdSolver;
 
 /**
  * What to train, for {@link Trainer#run}: the task, the solver and its settings, each with a
@@ -28,8 +33,8 @@ import java.util.concurrent.ForkJoinPool;
  *     sqrt(2 m), {@link KitchenSinks#weightBound}); required by rks, refused by the others
  * @param loss the loss, or null for the task's (squared, logistic, softmax); {@link
  *     LossKind#HINGE} with rks only
- * @param modelBits LM-HALP's model bits b, 8 or 16 ({@link HalpTrainer#modelBits})
- * @param halpMu LM-HALP's mu of the offset's scale ({@link HalpTrainer#mu})
+ * @param modelBits LM-HALP's model bits b, 8 or 16 ({@link HalpSolver#modelBits})
+ * @param halpMu LM-HALP's mu of the offset's scale ({@link HalpSolver#mu})
  * @param anchorEpochs LM-HALP's epochs between re-centerings T
  */
 public record TrainingRequest(
@@ -122,10 +127,10 @@ public record TrainingRequest(
     if (executor == null) {
       throw new IllegalArgumentException("executor is null");
     }
-    KitchenSinks.checkRequest(classification, solver, l2s, alphaBound, loss);
-    HalpTrainer.checkModelBits(modelBits);
-    HalpTrainer.checkMu(halpMu);
-    HalpTrainer.checkAnchorEpochs(anchorEpochs);
+    checkKitchenSinks(classification, solver, l2s, alphaBound, loss);
+    HalpSolver.checkModelBits(modelBits);
+    HalpSolver.checkMu(halpMu);
+    HalpSolver.checkAnchorEpochs(anchorEpochs);
   }
 
   /** A request with the task's loss, no alpha bound and LM-HALP's defaults (every solver but rks). */
@@ -134,23 +139,23 @@ public record TrainingRequest(
       int epochs, Double learningRate, ScheduleKind schedule, int batchRows, long seed,
       Executor executor) {
     this(classification, classes, features, solver, l2s, epochs, learningRate, schedule,
-        batchRows, seed, executor, null, null, HalpTrainer.DEFAULT_MODEL_BITS,
-        HalpTrainer.DEFAULT_MU, HalpTrainer.DEFAULT_ANCHOR_EPOCHS);
+        batchRows, seed, executor, null, null, HalpSolver.DEFAULT_MODEL_BITS,
+        HalpSolver.DEFAULT_MU, HalpSolver.DEFAULT_ANCHOR_EPOCHS);
   }
 
   /**
    * Regression with every default: {@link Solver#AUTO} (the closed form up to {@link
-   * Solver#CLOSED_FORM_MAX_FEATURES}, conjugate gradients above), l2 automatic.
+   * ClosedFormRidge#PREFERRED_MAX_FEATURES}, conjugate gradients above), l2 automatic.
    */
   public static TrainingRequest regression(int features) {
     return new TrainingRequest(false, null, features, Solver.AUTO, null, DEFAULT_EPOCHS, null,
-        ScheduleKind.EARLY_STOP, SgdTrainer.DEFAULT_BATCH_SIZE, 1, ForkJoinPool.commonPool());
+        ScheduleKind.EARLY_STOP, SgdSolver.DEFAULT_BATCH_SIZE, 1, ForkJoinPool.commonPool());
   }
 
   /** Classification with every default: {@link Solver#AUTO} (L-BFGS), l2 automatic. */
   public static TrainingRequest classification(int features) {
     return new TrainingRequest(true, null, features, Solver.AUTO, null, DEFAULT_EPOCHS, null,
-        ScheduleKind.EARLY_STOP, SgdTrainer.DEFAULT_BATCH_SIZE, 1, ForkJoinPool.commonPool());
+        ScheduleKind.EARLY_STOP, SgdSolver.DEFAULT_BATCH_SIZE, 1, ForkJoinPool.commonPool());
   }
 
   public TrainingRequest withSolver(Solver solver) {
@@ -225,5 +230,33 @@ public record TrainingRequest(
   /** The l2 values to try: the ones given, or the solver's default. */
   public List<Double> l2Path() {
     return l2s != null ? l2s : !solver.miniBatch() ? AUTOMATIC_L2 : List.of(DEFAULT_L2);
+  }
+
+  /**
+   * The checks of the rks settings, messages naming the values: rks needs an alpha bound and takes
+   * no l2 (the bound is its regularization); the other solvers take no alpha bound; the loss must
+   * fit the task and solver ({@link LossKind#requireFits}).
+   */
+  private static void checkKitchenSinks(boolean classification, Solver solver,
+      List<Double> l2s, Double alphaBound, LossKind loss) {
+    if (solver == Solver.RKS) {
+      if (alphaBound == null) {
+        throw new IllegalArgumentException("solver rks needs alpha-bound C > 0, the bound"
+            + " |alpha_i| <= C / m on the weight of every cos(w_i.x + b_i)");
+      }
+      if (l2s != null) {
+        throw new IllegalArgumentException("l2 is " + l2s + ", but solver rks has no l2 (the"
+            + " alpha bound is its regularization)");
+      }
+    } else if (alphaBound != null) {
+      throw new IllegalArgumentException("alpha-bound is " + alphaBound + ", but solver "
+          + solver.id + " does not bound the weights (use solver rks)");
+    }
+    if (alphaBound != null) {
+      KitchenSinks.checkAlphaBound(alphaBound);
+    }
+    if (loss != null) {
+      loss.requireFits(classification, solver);
+    }
   }
 }

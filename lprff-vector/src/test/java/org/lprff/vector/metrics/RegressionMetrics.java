@@ -2,7 +2,7 @@ package org.lprff.vector.metrics;
 
 /**
  * Heldout regression metrics of arrays, for the tests of exact kernel ridge and Nyström; users
- * get the heldout MSE from {@code org.lprff.vector.train.Evaluation}.
+ * get the heldout MSE from {@code org.lprff.vector.train.model.Evaluation}.
  */
 public final class RegressionMetrics {
 

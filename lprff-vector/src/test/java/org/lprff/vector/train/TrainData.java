@@ -14,6 +14,7 @@ import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.train.model.LinearModel;
 
 /** Synthetic problems and double-precision references for the training tests. */
 public final class TrainData {
@@ -63,7 +64,7 @@ public final class TrainData {
   }
 
   /** All rows decoded to double, n x m row-major. */
-  static double[] decode(FeatureRows z) {
+  public static double[] decode(FeatureRows z) {
     int n = z.rows();
     int m = z.features();
     double[] out = new double[n * m];
@@ -78,7 +79,7 @@ public final class TrainData {
   }
 
   /** Scores of a model on decoded rows, in double: n x c. */
-  static double[] scores(double[] z, int n, int m, LinearModel model) {
+  public static double[] scores(double[] z, int n, int m, LinearModel model) {
     int c = model.outputs();
     double[] y = new double[n * c];
     for (int r = 0; r < n; r++) {
@@ -94,7 +95,8 @@ public final class TrainData {
   }
 
   /** J = (1/2n) sum (y - t)^2 + (lambda/2) ||W||^2, all in double. */
-  static double ridgeObjective(double[] z, int n, int m, float[] t, LinearModel model, double lambda) {
+  public static double ridgeObjective(
+      double[] z, int n, int m, float[] t, LinearModel model, double lambda) {
     double[] y = scores(z, n, m, model);
     double sum = 0;
     for (int r = 0; r < n; r++) {
@@ -108,7 +110,7 @@ public final class TrainData {
    * {@code run} on the calling thread alone (executor null) and with 3 helper threads: the two
    * results, for tests that the bits do not depend on the thread count.
    */
-  static <T> List<T> oneAndFourThreads(Function<Executor, T> run) {
+  public static <T> List<T> oneAndFourThreads(Function<Executor, T> run) {
     ExecutorService pool = Executors.newFixedThreadPool(3);
     try {
       return List.of(run.apply(null), run.apply(pool));

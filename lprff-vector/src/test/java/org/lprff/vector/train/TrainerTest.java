@@ -14,6 +14,13 @@ import org.junit.jupiter.api.Test;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.stream.RowFilter;
+import org.lprff.vector.train.fullbatch.ClosedFormRidge;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.minibatch.LearningRateProbe;
+import org.lprff.vector.train.minibatch.SgdSolver;
+import org.lprff.vector.train.model.Evaluation;
+import org.lprff.vector.train.model.LinearModel;
+import org.lprff.vector.train.model.StopReason;
 
 /** The training workflow: defaults per task, the l2 path, the refit, class checks, the probe. */
 class TrainerTest {
@@ -189,7 +196,7 @@ class TrainerTest {
     double probed = Evaluation.of(r.model(), Task.REGRESSION, heldout.rows(), 1000).meanLoss();
     for (double other : new double[] {rate / 16, rate * 16}) {
       TrainingReport o = Trainer.run(request.withSgd(TrainingRequest.DEFAULT_EPOCHS, other,
-          TrainingRequest.ScheduleKind.EARLY_STOP, SgdTrainer.DEFAULT_BATCH_SIZE), regression(),
+          TrainingRequest.ScheduleKind.EARLY_STOP, SgdSolver.DEFAULT_BATCH_SIZE), regression(),
           null);
       assertFalse(o.probedRate());
       double loss = o.diverged() ? Double.POSITIVE_INFINITY

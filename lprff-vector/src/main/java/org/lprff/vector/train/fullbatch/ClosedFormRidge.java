@@ -1,0 +1,223 @@
+package org.lprff.vector.train.fullbatch;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.function.LongConsumer;
+import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
+import org.lprff.vector.products.Gram;
+import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.stream.InMemoryBatches;
+import org.lprff.vector.stream.MiniBatch;
+import org.lprff.vector.stream.MiniBatchSource;
+import org.lprff.vector.stream.Partitions;
+import org.lprff.vector.train.loss.Loss;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.model.LinearModel;
+
+/**
+ * Ridge regression on features in closed form: the exact minimizer of this package's objective
+ * with the squared loss,
+ *
+ * <pre>  J(W, b) = (1/2n) ||Z W + 1 b^T - T||_F^2 + (lambda/2) ||W||_F^2,</pre>
+ *
+ * the objective {@code SgdSolver} descends for {@link Task#REGRESSION}. Setting the gradient to
+ * zero: b = t_mean - W^T mu (mu the features' column means), and with the centered Zc = Z - 1 mu^T,
+ * Tc = T - 1 t_mean^T,
+ *
+ * <pre>  (Zc^T Zc + lambda n I) W = Zc^T Tc</pre>
+ *
+ * (note lambda n: the loss is a mean, the penalty is not). The intercept is thus handled by
+ * centering, unregularized. Zc^T Zc is formed as Z^T Z - n mu mu^T.
+ *
+ * <p>Targets: the float targets for regression; for classification ("least-squares
+ * classification", a baseline) ±1 for binary labels (so that a score > 0 predicts class 1, as
+ * {@link Loss#predictedClass} decides) and one-hot columns for k classes (argmax).
+ *
+ * <p><b>Cost.</b> Z^T Z is accumulated in double from chunks of {@value #CHUNK_ROWS} decoded rows
+ * ({@link FeatureRows#decode}, i.e. {@code PackedFeatures.unpack}), by a blocked Vector API
+ * kernel over the upper triangle: n m^2 / 2 fused multiply-adds, in column panels on an executor
+ * (the common pool unless given; the calling thread works too; the bits do not depend on the
+ * threads). It needs an
+ * m x m double matrix, 8 m^2 bytes (512 MiB at m = 8192; the JVM heap must allow it), and the
+ * Cholesky solve (EJML, {@link LinearSolverFactory_DDRM#chol}) about m^3 / 3 more flops (and for
+ * large m a block copy of the matrix). Meant for m up to about 8192.
+ */
+public final class ClosedFormRidge {
+
+  /** Rows decoded per chunk of the Gram accumulation. */
+  public static final int CHUNK_ROWS = 512;
+
+  /** Largest m accepted: an m x m double matrix must fit in one array. */
+  public static final int MAX_FEATURES = 16384;
+
+  /**
+   * The largest m at which the closed form is preferred to iterating: {@code Solver.AUTO} solves
+   * ridge in closed form up to it, and {@link KitchenSinks} solves the squared loss on the normal
+   * equations up to it by default. Its cost, n m^2 / 2 multiply-adds once and m^3 / 3 per l2,
+   * grows with m where a pass of conjugate gradients grows as n m: on the diamonds demo's 37,536
+   * rows (2 cores, avx512f) the closed form took 1.0-1.6 s per b at m = 1024 and 4.7-5.4 s at m =
+   * 2048, conjugate gradients along the same l2 path 4-22 s and 12-48 s; at m = 4096 one l2 took
+   * 13.4 s in closed form and 11.3 s by conjugate gradients.
+   */
+  public static final int PREFERRED_MAX_FEATURES = 2048;
+
+  private ClosedFormRidge() {}
+
+  /** Regression on rows z with float targets. */
+  public static LinearModel fit(FeatureRows z, float[] targets, double lambda) {
+    return fit(InMemoryBatches.of(z, targets).ordered(), Task.REGRESSION, lambda);
+  }
+
+  /** Least-squares classification on rows z with class labels, for a binary or multiclass task. */
+  public static LinearModel fit(FeatureRows z, int[] classes, Task task, double lambda) {
+    return fit(InMemoryBatches.of(z, classes).ordered(), task, lambda);
+  }
+
+  /**
+   * Fits on every row of epoch 0 of {@code source}.
+   *
+   * @throws IllegalArgumentException if lambda is negative or not finite, m exceeds {@value
+   *     #MAX_FEATURES}, the source is empty, a label is invalid for the task (naming row and
+   *     value), or the system is not positive definite (lambda = 0 with collinear features)
+   */
+  public static LinearModel fit(MiniBatchSource source, Task task, double lambda) {
+    return fit(source, task, lambda, ForkJoinPool.commonPool());
+  }
+
+  /**
+   * As {@link #fit(MiniBatchSource, Task, double)}, the Gram matrix accumulated on {@code
+   * executor} and the calling thread (null: the calling thread alone). The result does not depend
+   * on the executor.
+   */
+  public static LinearModel fit(
+      MiniBatchSource source, Task task, double lambda, Executor executor) {
+    NormalEquations.checkLambda(lambda);
+    return accumulate(source, task, executor, rows -> {}).solve(lambda);
+  }
+
+  /**
+   * The sums of the normal equations over every row of epoch 0 of {@code source}, to be solved
+   * for one or more lambdas ({@link NormalEquations#solve}); the Gram matrix is accumulated on
+   * {@code executor} and the calling thread (null: the calling thread alone; the bits do not
+   * depend on it), and {@code rowsDone} hears the number of rows summed after every chunk.
+   *
+   * @throws IllegalArgumentException if m exceeds {@value #MAX_FEATURES}, the source is empty or
+   *     a label is invalid for the task (naming row and value)
+   */
+  public static NormalEquations accumulate(MiniBatchSource source, Task task, Executor executor,
+      LongConsumer rowsDone) {
+    if (source == null) {
+      throw new IllegalArgumentException("source is null");
+    }
+    return accumulate(Partitions.of(source), task, executor, rowsDone);
+  }
+
+  /**
+   * As {@link #accumulate(MiniBatchSource, Task, Executor, LongConsumer)} over rows held in parts:
+   * one pass per part, the parts' sums added ({@link NormalEquations#plus}); {@code rowsDone}
+   * hears the rows of a local part (a cluster's parts run elsewhere and say nothing).
+   */
+  public static NormalEquations accumulate(Partitions rows, Task task, Executor executor,
+      LongConsumer rowsDone) {
+    if (rows == null || task == null || rowsDone == null) {
+      throw new IllegalArgumentException(
+          (rows == null ? "rows" : task == null ? "task" : "rowsDone") + " is null");
+    }
+    int m = rows.features();
+    if (m < 1 || m > MAX_FEATURES) {
+      throw new IllegalArgumentException(
+          "source has " + m + " features, expected 1 to " + MAX_FEATURES + " for the closed form");
+    }
+    NormalEquations sums = rows.sum(new Accumulate(task, m, rowsDone), executor);
+    if (sums.rows() == 0) {
+      throw new IllegalArgumentException("the source has no rows to fit");
+    }
+    return sums;
+  }
+
+  /** The pass of the normal equations' sums over one part (which may have no rows). */
+  private static final class Accumulate implements Partitions.Pass<NormalEquations> {
+    private final Task task;
+    private final int m;
+    /** Progress of a local part; null where the pass was shipped to a cluster. */
+    private final transient LongConsumer rowsDone;
+
+    Accumulate(Task task, int m, LongConsumer rowsDone) {
+      this.task = task;
+      this.m = m;
+      this.rowsDone = rowsDone;
+    }
+
+    @Override
+    public NormalEquations over(MiniBatchSource part, Executor helpers) {
+      return sums(part, task, m, helpers, rowsDone == null ? rows -> {} : rowsDone);
+    }
+
+    @Override
+    public NormalEquations plus(NormalEquations a, NormalEquations b) {
+      return a.plus(b);
+    }
+  }
+
+  private static NormalEquations sums(MiniBatchSource source, Task task, int m, Executor executor,
+      LongConsumer rowsDone) {
+    int c = task.outputs();
+    int stride = Gram.stride(m);
+    double[] g = new double[stride * stride];
+    double[] zt = new double[m * c]; // Z^T T, row-major m x c
+    double[] colSum = new double[m];
+    double[] targetSum = new double[c];
+    double[] chunk = new double[CHUNK_ROWS * stride]; // packed, see Gram.at
+    float[] row = new float[m];
+    double[] t = new double[c];
+    Loss loss = task.loss();
+    long n = 0;
+    try (MiniBatchSource.Batches batches = source.epoch(0, CHUNK_ROWS, 0)) {
+      while (batches.hasNext()) {
+        MiniBatch batch = batches.next();
+        int k = batch.rows();
+        if (k == 0) {
+          continue;
+        }
+        batch.checkFits(m, CHUNK_ROWS, "fit");
+        loss.checkLabels(k, batch.targets(), batch.classes(), batch.rowIds());
+        FeatureRows z = batch.features();
+        for (int r = 0; r < k; r++) {
+          z.decode(r, row, 0);
+          encode(task, batch, r, t);
+          for (int i = m; i < stride; i++) {
+            chunk[Gram.at(k, r, i)] = 0; // the padding's place moves with k
+          }
+          for (int i = 0; i < m; i++) {
+            double v = row[i];
+            chunk[Gram.at(k, r, i)] = v;
+            colSum[i] += v;
+            for (int j = 0; j < c; j++) {
+              zt[i * c + j] += v * t[j];
+            }
+          }
+          for (int j = 0; j < c; j++) {
+            targetSum[j] += t[j];
+          }
+        }
+        Gram.accumulateUpper(chunk, k, stride, g, executor);
+        n += k;
+        rowsDone.accept(n);
+      }
+    }
+    Gram.finish(g, m, stride);
+    return new NormalEquations(task, m, n, g, zt, colSum, targetSum);
+  }
+
+  /** The regression target(s) of row r: the target, ±1, or one-hot. */
+  private static void encode(Task task, MiniBatch batch, int r, double[] t) {
+    switch (task) {
+      case Task.Regression ignored -> t[0] = batch.targets()[r];
+      case Task.Binary ignored -> t[0] = batch.classes()[r] == 1 ? 1 : -1;
+      case Task.Multiclass mc -> {
+        java.util.Arrays.fill(t, 0);
+        t[batch.classes()[r]] = 1;
+      }
+    }
+  }
+}
