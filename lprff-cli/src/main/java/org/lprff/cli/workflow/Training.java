@@ -15,7 +15,7 @@ import org.lprff.arrow.ModelFile;
 import org.lprff.arrow.input.Standardization;
 import org.lprff.cli.options.TrainingConfig;
 import org.lprff.cli.output.Human;
-import org.lprff.cli.output.Json;
+import org.lprff.report.Json;
 import org.lprff.vector.codec.LloydMaxCodebook;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.metrics.TrainingMemory;
