@@ -4,7 +4,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.lprff.vector.featurize.CosineFeatures;
 import org.lprff.vector.simd.panama.VectorCosine;
-import org.lprff.vector.simd.panama.VectorCosineOperator;
 import org.lprff.vector.simd.scalar.ScalarCosine;
 import org.lprff.vector.simd.spi.CosineBody;
 import org.openjdk.jmh.annotations.Benchmark;

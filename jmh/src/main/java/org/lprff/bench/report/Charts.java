@@ -6,13 +6,13 @@ import java.awt.Font;
 import java.awt.geom.Ellipse2D;
 import java.awt.geom.Rectangle2D;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.DecimalFormat;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.annotations.XYTextAnnotation;
 import org.jfree.chart.axis.CategoryAxis;
@@ -27,18 +27,19 @@ import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.category.BarRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
-import org.jfree.chart.title.TextTitle;
 import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
+import org.lprff.report.ChartStyle;
+import org.lprff.report.TickFormat;
 
-/** The four PNG plots of the report, drawn headless with JFreeChart. */
+/** The four PNG plots of the report, drawn headless with JFreeChart in {@link ChartStyle}. */
 public final class Charts {
 
   static {
-    System.setProperty("java.awt.headless", "true");
+    ChartStyle.headless();
   }
 
   public static final int WIDTH = 1200;
@@ -49,12 +50,7 @@ public final class Charts {
   public static final String FRONTIER_PNG = "training-frontier.png";
   public static final String ROOFLINE_PNG = "roofline.png";
 
-  private static final Color[] PALETTE = {
-      new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728),
-      new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f),
-      new Color(0xbcbd22), new Color(0x17becf)};
-
-  private static final Font LABEL = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
+  private static final Font LABEL = ChartStyle.font(11);
 
   private Charts() {}
 
@@ -68,9 +64,7 @@ public final class Charts {
   }
 
   private static void save(JFreeChart chart, String subtitle, Path file) throws IOException {
-    chart.addSubtitle(new TextTitle(subtitle, new Font(Font.SANS_SERIF, Font.PLAIN, 12)));
-    chart.setBackgroundPaint(Color.WHITE);
-    ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, HEIGHT);
+    Files.write(file, ChartStyle.png(chart, subtitle, WIDTH, HEIGHT));
   }
 
   /** Plot 1: x = bits (log 2), y = M feature values/s (log), float32 marked as the reference. */
@@ -90,17 +84,13 @@ public final class Charts {
     decades(y);
     XYLineAndShapeRenderer r = lines(data.getSeriesCount());
     XYPlot plot = new XYPlot(data, x, y, r);
-    ValueMarker reference = new ValueMarker(32, Color.GRAY,
-        new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1, new float[] {6, 4},
-            0));
+    ValueMarker reference = new ValueMarker(32, Color.GRAY, ChartStyle.dashed(1.5f, 6, 4));
     reference.setLabel("float32 reference");
     reference.setLabelFont(LABEL);
     reference.setLabelAnchor(RectangleAnchor.TOP_LEFT);
     reference.setLabelTextAnchor(TextAnchor.TOP_RIGHT);
     plot.addDomainMarker(reference);
-    plot.setBackgroundPaint(Color.WHITE);
-    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-    plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+    ChartStyle.style(plot);
     noData(plot, curves.isEmpty());
     return new JFreeChart("Throughput vs bits per kernel (one thread, vector bodies)",
         JFreeChart.DEFAULT_TITLE_FONT, plot, true);
@@ -132,20 +122,18 @@ public final class Charts {
       if (series.startsWith("scikit-learn")) {
         r.setSeriesPaint(i, Color.BLACK);
       } else {
-        Color base = PALETTE[Figures.projectionOrder(series.substring(0, series.indexOf(' '))) % PALETTE.length];
+        String projection = series.substring(0, series.indexOf(' '));
+        Color base = ChartStyle.color(Figures.projectionOrder(projection));
         r.setSeriesPaint(i, series.endsWith("float32") ? base.brighter() : base.darker());
       }
     }
     r.setDefaultItemLabelGenerator(new StandardCategoryItemLabelGenerator("{2}", new DecimalFormat("0")));
     r.setDefaultItemLabelsVisible(true);
-    r.setDefaultItemLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 9));
+    r.setDefaultItemLabelFont(ChartStyle.font(9));
     CategoryPlot plot = new CategoryPlot(data, x, y, r);
     x.setCategoryLabelPositions(CategoryLabelPositions.STANDARD);
-    plot.setBackgroundPaint(Color.WHITE);
-    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-    if (rows.isEmpty()) {
-      plot.setNoDataMessage("FeaturizerBenchmark was not run");
-    }
+    ChartStyle.style(plot);
+    ChartStyle.noData(plot, rows.isEmpty(), "FeaturizerBenchmark was not run");
     JFreeChart chart = new JFreeChart(
         "Featurizer beside scikit-learn" + (sklearnAvailable ? "" : " (scikit-learn not available)"),
         JFreeChart.DEFAULT_TITLE_FONT, plot, true);
@@ -179,9 +167,7 @@ public final class Charts {
     plot.setDomainAxis(x);
     plot.setRangeAxis(y);
     plot.setRenderer(lines(data.getSeriesCount()));
-    plot.setBackgroundPaint(Color.WHITE);
-    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-    plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+    ChartStyle.style(plot);
     noData(plot, points.isEmpty());
     return new JFreeChart("Memory vs speed: one training epoch per bit width",
         JFreeChart.DEFAULT_TITLE_FONT, plot, true);
@@ -239,21 +225,17 @@ public final class Charts {
       r.setSeriesLinesVisible(i, true);
       r.setSeriesShapesVisible(i, false);
       r.setSeriesPaint(i, i == 0 ? Color.BLACK : Color.GRAY);
-      r.setSeriesStroke(i, i == 0 ? new BasicStroke(2.5f)
-          : new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1,
-              new float[] {6, 4}, 0));
+      r.setSeriesStroke(i, i == 0 ? new BasicStroke(2.5f) : ChartStyle.dashed(1.5f, 6, 4));
     }
     r.setSeriesLinesVisible(k, false);
     r.setSeriesShapesVisible(k, true);
-    r.setSeriesPaint(k, PALETTE[3]);
+    r.setSeriesPaint(k, ChartStyle.color(3));
     r.setSeriesShape(k, new Ellipse2D.Double(-4, -4, 8, 8));
     plot.setDataset(data);
     plot.setDomainAxis(x);
     plot.setRangeAxis(y);
     plot.setRenderer(r);
-    plot.setBackgroundPaint(Color.WHITE);
-    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-    plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+    ChartStyle.style(plot);
     noData(plot, roof.points().isEmpty() && !ceilings);
     return new JFreeChart("Roofline: measured FMA peak and read bandwidth, each kernel placed",
         JFreeChart.DEFAULT_TITLE_FONT, plot, true);
@@ -268,21 +250,19 @@ public final class Charts {
   private static XYLineAndShapeRenderer lines(int series) {
     XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, true);
     for (int i = 0; i < series; i++) {
-      r.setSeriesPaint(i, PALETTE[i % PALETTE.length]);
-      r.setSeriesStroke(i, new BasicStroke(2f));
+      r.setSeriesPaint(i, ChartStyle.color(i));
+      r.setSeriesStroke(i, ChartStyle.LINE);
       r.setSeriesShape(i, new Rectangle2D.Double(-4, -4, 8, 8));
     }
     return r;
   }
 
   private static void noData(XYPlot plot, boolean empty) {
-    if (empty) {
-      plot.setNoDataMessage("not measured in this run");
-    }
+    ChartStyle.noData(plot, empty, "not measured in this run");
   }
 
   /** Axis ticks as KiB, MiB, GiB. */
-  private static final class HumanBytes extends java.text.NumberFormat {
+  private static final class HumanBytes extends TickFormat {
     @Override
     public StringBuffer format(double v, StringBuffer to, java.text.FieldPosition pos) {
       String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -292,16 +272,6 @@ public final class Charts {
         u++;
       }
       return to.append(new DecimalFormat("0.#").format(v)).append(' ').append(units[u]);
-    }
-
-    @Override
-    public StringBuffer format(long v, StringBuffer to, java.text.FieldPosition pos) {
-      return format((double) v, to, pos);
-    }
-
-    @Override
-    public Number parse(String source, java.text.ParsePosition pos) {
-      throw new UnsupportedOperationException();
     }
   }
 

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
+import org.lprff.report.Json;
 
 /** Writes {@code report.md}, {@code results.json} and the four plots of one run. */
 public final class Report {
@@ -38,7 +39,7 @@ public final class Report {
         + Runtime.version().feature() + ", " + run.started().format(DateTimeFormatter.ISO_LOCAL_DATE);
     Charts.writeAll(figures, subtitle, dir);
     Files.writeString(dir.resolve(REPORT_MD), markdown(machine, run, figures), StandardCharsets.UTF_8);
-    Files.writeString(dir.resolve(RESULTS_JSON), Json.write(json(machine, run, figures)),
+    Files.writeString(dir.resolve(RESULTS_JSON), Json.writeIndented(json(machine, run, figures)),
         StandardCharsets.UTF_8);
   }
 

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.lprff.report.Json;
 
 /**
  * scikit-learn's RBFSampler ({@code transform} in float32), timed by a Python script shipped in

@@ -14,6 +14,7 @@ import java.util.Map;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.report.Json;
 
 /** The options of {@code lprff bench}, the suite against this jar, and one tiny run in-process. */
 class BenchCommandTest {

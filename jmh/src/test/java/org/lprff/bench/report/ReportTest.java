@@ -16,6 +16,7 @@ import java.util.Map;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.report.Json;
 
 /** The report of a canned set of results: derived figures, files, header, the missing-sklearn note. */
 class ReportTest {
@@ -193,19 +194,6 @@ class ReportTest {
         .time(List.of(new int[] {9, 64, 10}), List.of(1), "before", 1);
     assertFalse(r.available());
     assertTrue(r.message().contains("No module named sklearn"), r.message());
-  }
-
-  @Test
-  void jsonRoundTrips() {
-    Map<String, Object> value = new java.util.LinkedHashMap<>();
-    value.put("a", List.of(1L, 2.5, "x\"y\n"));
-    value.put("b", Map.of("c", true));
-    value.put("nan", Double.NaN);
-    Map<?, ?> back = (Map<?, ?>) Json.parse(Json.write(value));
-    assertEquals(List.of(1L, 2.5, "x\"y\n"), back.get("a"));
-    assertEquals(Map.of("c", true), back.get("b"));
-    assertTrue(back.containsKey("nan"));
-    assertEquals(null, back.get("nan"));
   }
 
   private static int distinctColours(BufferedImage image) {

@@ -9,20 +9,16 @@ import java.awt.geom.AffineTransform;
 import java.awt.geom.Ellipse2D;
 import java.awt.geom.Path2D;
 import java.awt.geom.Rectangle2D;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.text.DecimalFormat;
 import java.text.FieldPosition;
 import java.text.NumberFormat;
-import java.text.ParsePosition;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import org.jfree.chart.ChartUtils;
-import org.lprff.arrow.AtomicWrite;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
@@ -33,26 +29,28 @@ import org.jfree.chart.plot.CombinedRangeXYPlot;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYErrorRenderer;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
-import org.jfree.chart.title.TextTitle;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.data.xy.YIntervalSeries;
 import org.jfree.data.xy.YIntervalSeriesCollection;
+import org.lprff.arrow.AtomicWrite;
 import org.lprff.cli.experiment.RunGroups.Approximation;
 import org.lprff.cli.experiment.RunGroups.Configuration;
 import org.lprff.cli.experiment.RunGroups.Family;
 import org.lprff.cli.experiment.RunGroups.Moments;
+import org.lprff.report.ChartStyle;
+import org.lprff.report.TickFormat;
 import org.lprff.vector.codec.Quantizer;
 
 /**
  * The experiment's three PNG plots, the LP-RFF paper's Figures 3, 4 and 5, drawn headless with
- * JFreeChart in the style of the benchmark report's charts. Runs whose metric is NaN (training
- * diverged) are left out of every plot.
+ * JFreeChart in lprff's {@link ChartStyle}, the benchmark report's. Runs whose metric is NaN
+ * (training diverged) are left out of every plot.
  */
 public final class ExperimentPlots {
 
   static {
-    System.setProperty("java.awt.headless", "true");
+    ChartStyle.headless();
   }
 
   public static final String FIG4_PNG = "fig4-metric-vs-memory.png";
@@ -66,19 +64,12 @@ public final class ExperimentPlots {
   static final int FIG5_WIDTH = 1800;
   static final int FIG5_HEIGHT = 520;
 
-  /** The benchmark report's palette (matplotlib's tab10). */
-  private static final Color[] PALETTE = {
-      new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728),
-      new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f),
-      new Color(0xbcbd22), new Color(0x17becf)};
-
-  private static final Font SUBTITLE = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
-  private static final Font AXIS = new Font(Font.SANS_SERIF, Font.PLAIN, 13);
-  private static final Stroke SOLID = new BasicStroke(2f);
-  private static final Stroke DASHED = dashes(7, 4);
-  private static final Stroke DOTTED = dashes(2, 4);
-  private static final Stroke DASH_DOT = dashes(9, 3, 2, 3);
-  private static final Stroke LONG_DASHED = dashes(14, 5);
+  private static final Font AXIS = ChartStyle.font(13);
+  private static final Stroke SOLID = ChartStyle.LINE;
+  private static final Stroke DASHED = ChartStyle.dashed(2f, 7, 4);
+  private static final Stroke DOTTED = ChartStyle.dashed(2f, 2, 4);
+  private static final Stroke DASH_DOT = ChartStyle.dashed(2f, 9, 3, 2, 3);
+  private static final Stroke LONG_DASHED = ChartStyle.dashed(2f, 14, 5);
 
   private ExperimentPlots() {}
 
@@ -102,14 +93,8 @@ public final class ExperimentPlots {
 
   private static Path save(JFreeChart chart, String subtitle, Path file, int width, int height)
       throws IOException {
-    if (subtitle != null) {
-      chart.addSubtitle(new TextTitle(subtitle, SUBTITLE));
-    }
-    chart.setBackgroundPaint(Color.WHITE);
     // Whole or not at all, like every output of lprff: a resumed experiment redraws them.
-    ByteArrayOutputStream png = new ByteArrayOutputStream();
-    ChartUtils.writeChartAsPNG(png, chart, width, height);
-    AtomicWrite.write(file, png.toByteArray());
+    AtomicWrite.write(file, ChartStyle.png(chart, subtitle, width, height));
     return file;
   }
 
@@ -268,11 +253,7 @@ public final class ExperimentPlots {
 
   private static XYPlot plot(org.jfree.data.xy.XYDataset data, ValueAxis x, ValueAxis y,
       XYLineAndShapeRenderer r) {
-    XYPlot plot = new XYPlot(data, x, y, r);
-    plot.setBackgroundPaint(Color.WHITE);
-    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-    plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
-    return plot;
+    return ChartStyle.style(new XYPlot(data, x, y, r));
   }
 
   /**
@@ -305,16 +286,16 @@ public final class ExperimentPlots {
     Shape shape = new Ellipse2D.Double(-4, -4, 8, 8);
     switch (first.method()) {
       case RunRecord.RFF -> {
-        color = first.projection().equals("dense") ? Color.BLACK : PALETTE[7];
+        color = first.projection().equals("dense") ? Color.BLACK : ChartStyle.color(7);
         shape = new Rectangle2D.Double(-4, -4, 8, 8);
       }
       case RunRecord.NYSTROM -> {
-        color = PALETTE[3];
+        color = ChartStyle.color(3);
         shape = diamond();
       }
       default -> {
         int log2 = 31 - Integer.numberOfLeadingZeros(Math.max(1, first.bits()));
-        color = PALETTE[new int[] {0, 1, 2, 4, 9}[Math.min(log2, 4)]];
+        color = ChartStyle.color(new int[] {0, 1, 2, 4, 9}[Math.min(log2, 4)]);
         Family family = Family.of(first);
         if (family != Family.LP_STOCHASTIC) {
           stroke = switch (family) {
@@ -349,14 +330,14 @@ public final class ExperimentPlots {
 
   private static Color familyColor(Family f) {
     return switch (f) {
-      case LP_STOCHASTIC -> PALETTE[0];
-      case LP_NEAREST -> PALETTE[1];
-      case LP_SHARED_THRESHOLD -> PALETTE[2];
-      case LP_LLOYD_MAX -> PALETTE[4];
-      case LP_SIGMA_DELTA -> PALETTE[6];
+      case LP_STOCHASTIC -> ChartStyle.color(0);
+      case LP_NEAREST -> ChartStyle.color(1);
+      case LP_SHARED_THRESHOLD -> ChartStyle.color(2);
+      case LP_LLOYD_MAX -> ChartStyle.color(4);
+      case LP_SIGMA_DELTA -> ChartStyle.color(6);
       case RFF -> Color.BLACK;
-      case NYSTROM -> PALETTE[3];
-      case OTHER -> PALETTE[7];
+      case NYSTROM -> ChartStyle.color(3);
+      case OTHER -> ChartStyle.color(7);
     };
   }
 
@@ -399,10 +380,6 @@ public final class ExperimentPlots {
     plus.closePath();
     plus.transform(AffineTransform.getRotateInstance(Math.PI / 4));
     return plus;
-  }
-
-  private static Stroke dashes(float... pattern) {
-    return new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1, pattern, 0);
   }
 
   private static Shape triangle() {
@@ -456,9 +433,7 @@ public final class ExperimentPlots {
   }
 
   private static void noData(XYPlot plot, boolean empty) {
-    if (empty) {
-      plot.setNoDataMessage("no runs");
-    }
+    ChartStyle.noData(plot, empty, "no runs");
   }
 
   /** Axis ticks to 3 significant digits, plain between 1e-4 and 1e6: 0.125, 2, 4096, 1e-05. */
@@ -488,19 +463,6 @@ public final class ExperimentPlots {
         u++;
       }
       return to.append(new DecimalFormat("0.##").format(v)).append(' ').append(units[u]);
-    }
-  }
-
-  /** A tick label format of doubles only: JFreeChart formats, never parses. */
-  abstract static class TickFormat extends NumberFormat {
-    @Override
-    public StringBuffer format(long v, StringBuffer to, FieldPosition pos) {
-      return format((double) v, to, pos);
-    }
-
-    @Override
-    public Number parse(String source, ParsePosition pos) {
-      throw new UnsupportedOperationException();
     }
   }
 }

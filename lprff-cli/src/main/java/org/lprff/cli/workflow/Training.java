@@ -11,7 +11,7 @@ import org.lprff.arrow.model.FileTraining;
 import org.lprff.arrow.model.FittedModel;
 import org.lprff.cli.options.TrainingConfig;
 import org.lprff.cli.output.Human;
-import org.lprff.cli.output.Json;
+import org.lprff.report.Json;
 import org.lprff.vector.codec.LloydMaxCodebook;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.metrics.TrainingMemory;

@@ -3,7 +3,8 @@ package org.lprff.vector.train.model;
 import java.util.Arrays;
 import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.stream.FeatureRows;
-import org.lprff.vector.train.loss.SoftmaxLoss;
+import org.lprff.vector.train.loss.Loss;
+import org.lprff.vector.train.loss.Task;
 
 /**
  * An immutable linear model on m features with c outputs: scores {@code y = z W + b}, with W (m x

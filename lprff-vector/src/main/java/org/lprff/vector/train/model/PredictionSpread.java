@@ -9,6 +9,7 @@ import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.train.loss.Loss;
 import org.lprff.vector.train.loss.SoftmaxLoss;
 import org.lprff.vector.train.loss.Task;
 

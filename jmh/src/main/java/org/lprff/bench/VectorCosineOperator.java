@@ -1,16 +1,18 @@
-package org.lprff.vector.simd.panama;
+package org.lprff.bench;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
+import org.lprff.vector.simd.panama.VectorShape;
 import org.lprff.vector.simd.spi.CosineBody;
 
 /**
- * Vector body on {@code FloatVector.lanewise(VectorOperators.COS)}: on x86-64 HotSpot calls
- * Intel's SVML vector routine (a stub call per vector), elsewhere it may fall back to
- * per-lane {@link Math#cos}. Kept beside {@link VectorCosine} for the benchmark and the accuracy
- * test.
+ * The reference {@link CosineBenchmark} measures the library's polynomial body ({@code
+ * org.lprff.vector.simd.panama.VectorCosine}) against: {@code
+ * FloatVector.lanewise(VectorOperators.COS)}, which on x86-64 HotSpot calls Intel's SVML vector
+ * routine (a stub call per vector) and elsewhere may fall back to per-lane {@link Math#cos}.
+ * {@code VectorCosineOperatorTest} holds it to the library's accuracy requirement.
  *
  * <p>The tail runs the same operator under a mask, so every element goes through the same
  * routine whatever its position.
@@ -49,8 +51,9 @@ public final class VectorCosineOperator implements CosineBody {
     return Float.isNaN(nanProbe.reduceLanes(VectorOperators.ADD));
   }
 
+  /** E.g. {@code FloatVector 256-bit, 8 lanes}, as the library's bodies say it. */
   @Override
   public String shape() {
-    return VectorShape.describe(SPECIES);
+    return "FloatVector " + SPECIES.vectorBitSize() + "-bit, " + SPECIES.length() + " lanes";
   }
 }
