@@ -52,6 +52,7 @@ import picocli.CommandLine.Spec;
     name = "compare",
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
+    header = "Compare random Fourier features and Nyström on raw data",
     sortOptions = false,
     description = {
       "Compare feature methods on raw data: random Fourier features for every --projection x"
