@@ -453,12 +453,14 @@ def iter_batches(path, batch_rows, condensed=True):
             yield np.concatenate(pending_v), np.concatenate(pending_l) if has_labels else None
 
 
-@dataclass
+@dataclass(repr=False)
 class Model:
     """A linear model of an ``.lprff`` file: score_j(z) = z . weights[j] + bias[j].
 
     z is a row of the features read_features gives: n = m of them, or for a Sigma-Delta model
     n = m / block condensed ones (condensation: the block's weights u, else None).
+    ``repr(model)`` and ``str(model)`` give a one-line summary (task, classes, m, bits, quantizer,
+    kernel and its parameters, projection, l2, standardization), not the weights.
     """
 
     weights: np.ndarray  # float32 [outputs, n]
@@ -467,6 +469,24 @@ class Model:
     classes: int
     metadata: dict = field(repr=False)
     condensation: Optional[np.ndarray] = field(default=None, repr=False)  # float32 [block]
+
+    def __repr__(self):
+        meta = self.metadata
+        kernel = meta.get("lprff.kernel", "?")
+        if kernel == "matern":
+            kernel += (f" nu={meta.get('lprff.nu', '?')}"
+                       f" length_scale={meta.get('lprff.length_scale', '?')}")
+        else:
+            kernel += f" sigma={meta.get('lprff.sigma', '?')}"
+        standardized = any(k.startswith("lprff.standardize.") for k in meta)
+        return (f"lprff.Model(task={self.task}, classes={self.classes},"
+                f" m={meta.get('lprff.features', '?')}, bits={meta.get('lprff.bits', '?')},"
+                f" quantizer={meta.get('lprff.quantizer', '?')}, kernel={kernel},"
+                f" projection={meta.get('lprff.projection', '?')},"
+                f" l2={meta.get('lprff.model.l2', '?')},"
+                f" standardization={'yes' if standardized else 'no'})")
+
+    __str__ = __repr__
 
 
 def read_model(path):
@@ -504,7 +524,8 @@ def read_model(path):
 
 
 def predict(model, features):
-    """Scores [rows, outputs] of feature rows (float32 [rows, n], e.g. read_features' values).
+    """Scores of feature rows (float32 [rows, n], e.g. read_features' values): [rows] for a model
+    of one output (regression, binary: scikit-learn's shape), [rows, outputs] for k classes.
 
     A Sigma-Delta model reads n = m / block condensed features; it takes the m values before the
     condensation too (read_features(..., condensed=False)), condensed here first.
@@ -521,7 +542,8 @@ def predict(model, features):
             f"{n}] (the model's m / block condensed features) or [rows, {n * len(u)}]")
         raise ValueError(f"features have shape {z.shape}, expected [rows, {wanted}")
     z = z.astype(np.float64)
-    return z @ model.weights.astype(np.float64).T + model.bias.astype(np.float64)
+    scores = z @ model.weights.astype(np.float64).T + model.bias.astype(np.float64)
+    return scores[:, 0] if scores.shape[1] == 1 else scores
 
 
 def predict_classes(model, features):
@@ -532,6 +554,6 @@ def predict_classes(model, features):
     scores = predict(model, features)
     if model.task == "binary":
         if model.metadata.get("lprff.train.loss") == "hinge":
-            return (scores[:, 0] >= 0).astype(np.int32)
-        return (scores[:, 0] > 0).astype(np.int32)
+            return (scores >= 0).astype(np.int32)
+        return (scores > 0).astype(np.int32)
     return np.argmax(scores, axis=1).astype(np.int32)

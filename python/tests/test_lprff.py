@@ -244,7 +244,8 @@ def test_a_sigma_delta_model_reads_condensed_features():
     full, _, _ = lprff.read_features(FILES / "model-sigma-delta.arrow", condensed=False)
     scores = lprff.predict(model, values)
     assert np.array_equal(lprff.predict(model, full), scores)  # condensed the same way
-    assert np.mean((scores[:, 0] - labels) ** 2) < np.var(labels)  # it learned something
+    assert scores.shape == (len(values),)  # one output: [rows], as scikit-learn's regressors
+    assert np.mean((scores - labels) ** 2) < np.var(labels)  # it learned something
     with pytest.raises(ValueError, match=f"expected \\[rows, {m // block}\\] .* or \\[rows, {m}\\]"):
         lprff.predict(model, full[:, :-1])
     plain = lprff.read_model(FILES / "model.lprff")
@@ -267,11 +268,53 @@ def test_the_model_scores_rows_of_its_width():
     assert model.weights.dtype == np.float32 and model.weights.shape[0] == len(model.bias)
     m = model.weights.shape[1]
     rows = np.ones((3, m), np.float32)
-    assert lprff.predict(model, rows).shape == (3, len(model.bias))
+    assert len(model.bias) == 1 and lprff.predict(model, rows).shape == (3,)  # regression: [rows]
     with pytest.raises(ValueError, match=f"expected \\[rows, {m}\\]"):
         lprff.predict(model, np.ones((3, m + 1), np.float32))
     with pytest.raises(lprff.FormatError, match="lprff.model.format_version is missing"):
         lprff.read_model(FILES / "b4-file.arrow")
+
+
+def test_predict_gives_rows_for_one_output_and_rows_by_outputs_for_classes():
+    """One output (regression, binary): [rows], scikit-learn's shape; k classes: [rows, k];
+    predict_classes gives [rows] either way."""
+    model = lprff.read_model(FILES / "model.lprff")
+    m = model.weights.shape[1]
+    rows = np.random.default_rng(7).standard_normal((5, m)).astype(np.float32)
+    scores = lprff.predict(model, rows)
+    expected = rows.astype(np.float64) @ model.weights[0].astype(np.float64) + float(model.bias[0])
+    assert scores.shape == (5,) and np.allclose(scores, expected, rtol=0, atol=1e-12)
+    binary = lprff.Model(model.weights, model.bias, "binary", 2, model.metadata)
+    assert lprff.predict(binary, rows).shape == (5,)
+    assert np.array_equal(lprff.predict_classes(binary, rows), (scores > 0).astype(np.int32))
+    three = lprff.Model(np.stack([model.weights[0], -model.weights[0], 0 * model.weights[0]]),
+                        np.array([0, 0, 0], np.float32), "classification", 3, model.metadata)
+    scores3 = lprff.predict(three, rows)
+    assert scores3.shape == (5, 3)
+    assert np.array_equal(lprff.predict_classes(three, rows), np.argmax(scores3, axis=1))
+    with pytest.raises(ValueError, match="is a regression model"):
+        lprff.predict_classes(model, rows)
+
+
+def test_a_model_prints_a_summary_not_its_weights():
+    model = lprff.read_model(FILES / "model.lprff")
+    meta = model.metadata
+    text = repr(model)
+    assert str(model) == text and "\n" not in text and "array" not in text, text
+    for part in ("task=regression", "classes=1", f"m={meta['lprff.features']}",
+                 f"bits={meta['lprff.bits']}", "quantizer=stochastic",
+                 f"kernel={meta['lprff.kernel']} sigma={meta['lprff.sigma']}",
+                 f"projection={meta['lprff.projection']}", f"l2={meta['lprff.model.l2']}"):
+        assert part in text, (part, text)
+    standardized = any(k.startswith("lprff.standardize.") for k in meta)
+    assert f"standardization={'yes' if standardized else 'no'}" in text, text
+    plain = {k: v for k, v in meta.items() if not k.startswith("lprff.standardize.")}
+    for extra, said in (({}, "no"), ({"lprff.standardize.mean": "0.5"}, "yes")):
+        other = lprff.Model(model.weights, model.bias, "regression", 1, {**plain, **extra})
+        assert f"standardization={said}" in repr(other), repr(other)
+    matern = {**plain, "lprff.kernel": "matern", "lprff.nu": "1.5", "lprff.length_scale": "2.0"}
+    assert "kernel=matern nu=1.5 length_scale=2.0" in repr(
+        lprff.Model(model.weights, model.bias, "regression", 1, matern))
 
 
 @pytest.mark.parametrize("ipc", ["file", "stream"])

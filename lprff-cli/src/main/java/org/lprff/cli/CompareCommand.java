@@ -31,6 +31,7 @@ import org.lprff.cli.workflow.MethodRuns;
 import org.lprff.cli.workflow.MethodRuns.Method;
 import org.lprff.cli.workflow.MethodRuns.Result;
 import org.lprff.report.Json;
+import org.lprff.vector.codec.BitWidths;
 import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.kernel.KernelFunction;
@@ -53,6 +54,7 @@ import picocli.CommandLine.Spec;
     name = "compare",
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
+    header = "Compare random Fourier features and Nyström on raw data",
     sortOptions = false,
     description = {
       "Compare feature methods on raw data: random Fourier features for every --projection x"
@@ -282,12 +284,14 @@ final class CompareCommand implements Callable<Integer> {
       try {
         value = Integer.parseInt(b.strip());
       } catch (NumberFormatException e) {
-        throw new UsageException("--bits has '" + b + "', expected 1, 2, 4, 8, 16 or 32");
+        throw new UsageException("--bits has '" + b + "', not a number; expected "
+            + BitWidths.describe(BitWidths.ALL));
       }
-      if (!FeaturizerSpec.SUPPORTED_BITS.contains(value)) {
-        throw new UsageException("--bits has " + value + ", expected 1, 2, 4, 8, 16 or 32");
+      try {
+        bitList.add(BitWidths.check("--bits", value));
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(e.getMessage());
       }
-      bitList.add(value);
     }
     for (int m : features) {
       if (m < 1) {
@@ -329,8 +333,7 @@ final class CompareCommand implements Callable<Integer> {
     if (methods.isEmpty()) {
       throw new UsageException("no methods: give --bits with --projection, or --nystrom"
           + (skipped.isEmpty() ? "" : " (the quantizers cannot code " + String.join(", ",
-              new LinkedHashSet<>(skipped)) + ": lloyd-max, shared-threshold and sigma-delta code"
-              + " 1, 2, 4 or 8 bits, sigma-delta of order r at least r)"));
+              new LinkedHashSet<>(skipped)) + ": " + BitWidths.QUANTIZER_RULE + ")"));
     }
     return List.copyOf(methods);
   }

@@ -58,6 +58,7 @@ import picocli.CommandLine.Spec;
     name = "demo",
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
+    header = "Low precision vs full precision on the shipped diamonds data",
     sortOptions = false,
     description = {
       "Low precision vs full precision on diamonds (53,940 rows, 9 features, target"

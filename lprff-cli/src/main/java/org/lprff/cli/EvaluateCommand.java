@@ -31,6 +31,7 @@ import picocli.CommandLine.Spec;
     name = "evaluate",
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
+    header = "Evaluate a model file on a labelled feature file",
     sortOptions = false,
     description = {
       "Evaluate a model file on a labelled feature file. The file must have the model's spec"

@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
     name = "experiment",
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
+    header = "Run the LP-RFF paper's experiment on a data set",
     sortOptions = false,
     description = {
       "The LP-RFF paper's experiment on a data set: full-precision random Fourier features"

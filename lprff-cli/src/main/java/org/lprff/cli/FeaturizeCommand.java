@@ -48,6 +48,7 @@ import picocli.CommandLine.Spec;
     name = "featurize",
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
+    header = "Turn rows of numbers into low-precision random Fourier features",
     sortOptions = false,
     description = {
       "Turn rows of numbers into low-precision random Fourier features, written as an Arrow IPC"

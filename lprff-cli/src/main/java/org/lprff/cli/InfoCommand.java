@@ -35,6 +35,7 @@ import picocli.CommandLine.Spec;
     name = "info",
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
+    header = "Show a feature file's spec, labels, rows and layout",
     description = "Show a feature file's spec, labels, row count, layout and standardization."
         + " The file is validated (a truncated or corrupt file is an error).")
 final class InfoCommand implements Callable<Integer> {

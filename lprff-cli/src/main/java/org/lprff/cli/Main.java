@@ -2,6 +2,8 @@ package org.lprff.cli;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine;
 
 /**
@@ -47,6 +49,12 @@ public final class Main {
     CommandLine commandLine = new CommandLine(new LprffCommand());
     commandLine.setCaseInsensitiveEnumValuesAllowed(true);
     commandLine.setUsageHelpAutoWidth(true);
+    // A command's header is its one line in lprff --help's command list; its own --help starts
+    // with the usage and keeps the full description.
+    List<String> sections = new ArrayList<>(commandLine.getHelpSectionKeys());
+    sections.removeAll(List.of(CommandLine.Model.UsageMessageSpec.SECTION_KEY_HEADER_HEADING,
+        CommandLine.Model.UsageMessageSpec.SECTION_KEY_HEADER));
+    commandLine.setHelpSectionKeys(sections);
     commandLine.setExecutionExceptionHandler(new Failures.ExecutionHandler());
     commandLine.setParameterExceptionHandler(new Failures.UsageHandler());
     return commandLine;

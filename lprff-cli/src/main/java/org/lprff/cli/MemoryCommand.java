@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
     name = "memory",
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
+    header = "Training memory in bits, or the largest m within a budget",
     sortOptions = false,
     description = {
       "Training memory in bits (the LP-RFF paper's Table 1: feature generation + one mini-batch"

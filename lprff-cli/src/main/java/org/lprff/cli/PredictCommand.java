@@ -35,6 +35,7 @@ import picocli.CommandLine.Spec;
     name = "predict",
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
+    header = "Predict raw rows with a model file",
     sortOptions = false,
     description = {
       "Predict raw rows (CSV, LIBSVM, IDX, Arrow) with a model file: the rows are standardized"

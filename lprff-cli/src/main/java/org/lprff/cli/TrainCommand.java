@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
     name = "train",
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
+    header = "Train a linear model on a feature file",
     sortOptions = false,
     description = {
       "Train a linear model on the features of a feature file to the optimum of its"

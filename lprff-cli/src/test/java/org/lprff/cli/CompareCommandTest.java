@@ -173,7 +173,9 @@ class CompareCommandTest {
     String[] base = {"compare", "--train", trainCsv.toString(), "--heldout",
         heldoutCsv.toString(), "--label-column", "y", "--sigma", "2", "--quiet"};
     assertError(2, "--rows is 5000, expected 1 to 4096", base, "--rows", "5000");
-    assertError(2, "--bits has 3, expected 1, 2, 4, 8, 16 or 32", base, "--bits", "1,3");
+    assertError(2, "--bits is 3; expected 1, 2, 4, 8, 16 or 32 (float32)", base, "--bits", "1,3");
+    assertError(2, "--bits has 'x', not a number; expected 1, 2, 4, 8, 16 or 32 (float32)", base,
+        "--bits", "1,x");
     assertError(2, "--projection is 'spiral'", base, "--projection", "spiral");
     assertError(2, "--solver is 'newton'", base, "--solver", "newton");
     assertError(2, "--nystrom 64 is listed twice", base, "--nystrom", "64,64");

@@ -182,7 +182,7 @@ class ErrorsTest {
         "--sigma", "1");
     fails(2, List.of("Missing required option", "--input"), "featurize", "-o", out);
     fails(2, List.of("--sigma is required"), "featurize", "-i", csv.toString(), "-o", out);
-    fails(2, List.of("--bits is 3"), "featurize", "-i", csv.toString(), "--sigma", "1",
+    fails(2, List.of("--bits is 3; expected 1, 2, 4, 8, 16 or 32 (float32)"), "featurize", "-i", csv.toString(), "--sigma", "1",
         "--bits", "3", "-o", out);
     fails(2, List.of("Unknown option", "--sigmaa"), "featurize", "-i", csv.toString(),
         "--sigmaa", "1", "-o", out);

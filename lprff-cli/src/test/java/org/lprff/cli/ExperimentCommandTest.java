@@ -204,8 +204,9 @@ class ExperimentCommandTest {
 
     String skips = "lloyd-max at b in [16], sigma-delta:1:4 at b in [16], shared-threshold at b"
         + " in [16], sigma-delta:2:4 at b in [1, 16]";
-    assertEquals(1, count(r.err(), "LP-RFF skips " + skips + ": shared-threshold, lloyd-max"
-        + " and sigma-delta code 1, 2, 4 or 8 bits, sigma-delta of order r at least r"), r.err());
+    assertEquals(1, count(r.err(), "LP-RFF skips " + skips + ": stochastic and nearest code every"
+        + " width; shared-threshold, lloyd-max and sigma-delta 1, 2, 4 or 8 bits, sigma-delta of"
+        + " order r at least r"), r.err());
     String summary = Files.readString(out.resolve("summary.md"));
     assertTrue(summary.contains("quantizers [stochastic, lloyd-max, sigma-delta:1:4,"
         + " shared-threshold, sigma-delta:2:4]; skipped: " + skips + ", since"), summary);
@@ -360,17 +361,18 @@ class ExperimentCommandTest {
       {"--quantizer", "sigma-delta:4:8"}, {"--quantizer", "sigma-delta:1:24"},
       {"--quantizer", "lloyd-max,nearest", "--bits", "16"},
       {"--quantizer", "sigma-delta:3:8", "--bits", "1,2"}};
-    String[] expected = {"--bits has 32", "--bits has 3", "--seeds is 0", "--features has 0",
+    String[] expected = {"--bits is 32; expected 1, 2, 4, 8 or 16 (full precision always runs)",
+      "--bits is 3; expected 1, 2, 4, 8 or 16", "--seeds is 0", "--features has 0",
       "--kernel-rows is 1", "--task is 'ranking'", "--nystrom has 'x'",
       "--quantizer is 'fuzzy', expected one of stochastic, nearest",
       "--quantizer lists stochastic twice",
       "--quantizer is 'sigma-delta:4:8': sigma-delta order is 4, expected 1, 2 or 3",
       "--quantizer has sigma-delta:1:24, whose block 24 does not divide m = [256, 512, 1024,"
           + " 2048, 4096] of --features [256, 512, 1024, 2048, 4096]",
-      "--quantizer has lloyd-max, which codes none of --bits [16]: quantizer lloyd-max codes 1,"
-          + " 2, 4 or 8 bits, bits is 16",
-      "--quantizer has sigma-delta:3:8, which codes none of --bits [1, 2]: sigma-delta of order"
-          + " 3 needs at least 3 bits"};
+      "--quantizer has lloyd-max, which codes none of --bits [16]: bits is 16; expected 1, 2, 4"
+          + " or 8 for quantizer lloyd-max (16 bits: stochastic or nearest)",
+      "--quantizer has sigma-delta:3:8, which codes none of --bits [1, 2]: bits is 1; expected 4"
+          + " or 8 for quantizer sigma-delta:3:8 (order 3 needs at least 3 bits)"};
     for (int i = 0; i < cases.length; i++) {
       List<String> command = new ArrayList<>(List.of("experiment", "--data",
           regressionCsv.toString(), "--out", dir.resolve("bad" + i).toString()));

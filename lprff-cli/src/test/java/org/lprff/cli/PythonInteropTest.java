@@ -160,8 +160,9 @@ class PythonInteropTest {
         + "model = lprff.read_model(sys.argv[1])\n"
         + "values, _, _ = lprff.read_features(sys.argv[2], condensed=sys.argv[3] == 'true')\n"
         + "out = lprff.predict(model, values) if model.task == 'regression'"
-        + " else lprff.predict_classes(model, values)[:, None]\n"
-        + "print('\\n'.join(' '.join(repr(float(x)) for x in row) for row in out))";
+        + " else lprff.predict_classes(model, values)\n"
+        + "assert out.shape == (len(values),), out.shape\n" // one output: [rows]
+        + "print('\\n'.join(repr(float(x)) for x in out))";
     for (boolean condensed : quantizer.startsWith("sigma-delta") ? new boolean[] {true, false}
         : new boolean[] {true}) {
       List<String> scored = python(scoring, m.model().toString(), m.twin().toString(),

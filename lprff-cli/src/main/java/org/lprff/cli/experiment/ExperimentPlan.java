@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.lprff.cli.options.UsageException;
 import org.lprff.cli.workflow.MethodRuns.Method;
+import org.lprff.vector.codec.BitWidths;
 import org.lprff.vector.codec.Quantizer;
-import org.lprff.vector.featurize.FeaturizerSpec;
 
 /**
  * What an experiment runs: the methods of the LP-RFF paper's Figures 3-5 over a range of m, each
@@ -64,9 +64,10 @@ public record ExperimentPlan(
         : sortedDistinct(newLandmarks, "--nystrom", 0);
     List<Integer> b = newBits == null ? lowBits : sortedDistinct(newBits, "--bits", 1);
     for (int bits : b) {
-      if (bits == 32 || !FeaturizerSpec.SUPPORTED_BITS.contains(bits)) {
-        throw new UsageException("--bits has " + bits
-            + ", expected 1, 2, 4, 8 or 16 (full precision always runs)");
+      try {
+        BitWidths.checkCodes("--bits", bits);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(e.getMessage() + " (full precision always runs)");
       }
     }
     List<Quantizer> q = newQuantizers == null ? quantizers : List.copyOf(newQuantizers);
@@ -97,11 +98,10 @@ public record ExperimentPlan(
         sigmaFactors, k, maxTrainRows);
   }
 
-  /** Why {@code quantizer} cannot code b bits (the spec's own message), null if it can. */
+  /** Why {@code quantizer} cannot code b bits (the one check's message), null if it can. */
   private static String refusal(Quantizer quantizer, int bits) {
-    int m = quantizer instanceof Quantizer.SigmaDelta sd ? sd.block() : 1;
     try {
-      quantizer.check(m, bits);
+      BitWidths.checkCodes("bits", bits, quantizer);
       return null;
     } catch (IllegalArgumentException e) {
       return e.getMessage();
@@ -124,8 +124,7 @@ public record ExperimentPlan(
   }
 
   /** Why {@link #skipped} pairs are left out, for the progress and summary.md. */
-  public static final String SKIP_REASON = "shared-threshold, lloyd-max and sigma-delta code 1,"
-      + " 2, 4 or 8 bits, sigma-delta of order r at least r";
+  public static final String SKIP_REASON = BitWidths.QUANTIZER_RULE;
 
   /** Largest kernel subsample: n x n double matrices, several at once (4096: 128 MiB each). */
   public static final int MAX_KERNEL_ROWS = 4096;

@@ -3,6 +3,7 @@ package org.lprff.cli.options;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.lprff.vector.codec.BitWidths;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.projection.Projections;
@@ -66,10 +67,8 @@ public final class SpecOptions {
       throw new UsageException("--features is " + m + ", expected >= 1");
     }
     int b = bits == null ? DEFAULT_BITS : bits;
-    if (!FeaturizerSpec.SUPPORTED_BITS.contains(b)) {
-      throw new UsageException("--bits is " + b + ", expected 1, 2, 4, 8, 16 or 32");
-    }
     try {
+      BitWidths.check("--bits", b);
       return new FeaturizerSpec(
           function,
           inputDim,

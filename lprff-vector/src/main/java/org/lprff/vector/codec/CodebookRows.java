@@ -12,9 +12,7 @@ public record CodebookRows(
     MemorySegment segment, long byteOffset, int rows, int features, int bits, float[] levels) {
 
   public CodebookRows {
-    if (bits != 1 && bits != 2 && bits != 4 && bits != 8) {
-      throw new IllegalArgumentException("bits is " + bits + ", expected 1, 2, 4 or 8");
-    }
+    BitWidths.checkCodes("bits", bits, Quantizer.LLOYD_MAX); // the codebook quantizer's widths
     if (levels == null || levels.length != 1 << bits) {
       throw new IllegalArgumentException("levels has " + (levels == null ? "no" : levels.length)
           + " values, expected 2^" + bits + " = " + (1 << bits));

@@ -41,10 +41,7 @@ public final class LloydMaxCodebook {
    * @throws IllegalArgumentException if bits is not 1, 2, 4 or 8
    */
   public static LloydMaxCodebook forBits(int bits) {
-    if (bits != 1 && bits != 2 && bits != 4 && bits != 8) {
-      throw new IllegalArgumentException("bits is " + bits + ", expected 1, 2, 4 or 8 (a"
-          + " Lloyd-Max codebook of 2^b levels)");
-    }
+    BitWidths.checkCodes("bits", bits, Quantizer.LLOYD_MAX);
     synchronized (CACHE) {
       if (CACHE[bits] == null) {
         CACHE[bits] = compute(bits);

@@ -23,7 +23,7 @@ public final class PackedFeatures {
 
   /** Bytes of one packed row of {@code m} features of {@code bits} bits: ceil(m * bits / 8). */
   public static long rowBytes(int m, int bits) {
-    QuantizationScale.checkBits(bits);
+    BitWidths.checkCodes("bits", bits);
     if (m < 0) {
       throw new IllegalArgumentException("m is " + m + ", expected >= 0");
     }
@@ -86,7 +86,7 @@ public final class PackedFeatures {
    */
   public static void packCodes(
       int[] codes, int off, int count, int bits, MemorySegment out, long byteOffset) {
-    QuantizationScale.checkBits(bits);
+    BitWidths.checkCodes("bits", bits);
     if (codes == null) {
       throw new IllegalArgumentException("codes is null");
     }
@@ -143,7 +143,7 @@ public final class PackedFeatures {
     if (src == null) {
       throw new IllegalArgumentException("src is null");
     }
-    QuantizationScale.checkBits(bits);
+    BitWidths.checkCodes("bits", bits);
     if (count < 0) {
       throw new IllegalArgumentException("count is " + count + ", expected >= 0");
     }

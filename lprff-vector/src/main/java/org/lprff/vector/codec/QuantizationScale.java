@@ -15,7 +15,7 @@ import org.lprff.vector.layout.PackedLayout;
 public record QuantizationScale(int bits, float lo, float step) {
 
   public QuantizationScale {
-    checkBits(bits);
+    BitWidths.checkCodes("bits", bits);
     if (!(step > 0) || Float.isInfinite(step)) {
       throw new IllegalArgumentException("step is " + step + ", expected a finite value > 0");
     }
@@ -29,7 +29,7 @@ public record QuantizationScale(int bits, float lo, float step) {
     if (features < 1) {
       throw new IllegalArgumentException("features is " + features + ", expected >= 1");
     }
-    checkBits(bits);
+    BitWidths.checkCodes("bits", bits);
     double s = Math.sqrt(2.0 / features);
     return new QuantizationScale(bits, (float) -s, (float) (2 * s / ((1 << bits) - 1)));
   }
@@ -99,11 +99,5 @@ public record QuantizationScale(int bits, float lo, float step) {
           features + " features at " + bits + " bits need " + bytes + " bytes, more than an int");
     }
     return (int) bytes;
-  }
-
-  static void checkBits(int bits) {
-    if (bits != 1 && bits != 2 && bits != 4 && bits != 8 && bits != 16) {
-      throw new IllegalArgumentException("bits is " + bits + ", expected one of 1, 2, 4, 8, 16");
-    }
   }
 }

@@ -24,7 +24,8 @@ import java.util.Map;
  * </ul>
  *
  * Every quantizer but the first two needs b in {1, 2, 4, 8}; all of them accept b = 32, where a
- * spec records the quantizer but its float features are not quantized.
+ * spec records the quantizer but its float features are not quantized ({@link #codes}, checked
+ * by {@link BitWidths}).
  */
 public sealed interface Quantizer
     permits Quantizer.Stochastic, Quantizer.Nearest, Quantizer.SharedThreshold,
@@ -100,15 +101,13 @@ public sealed interface Quantizer
   }
 
   /**
-   * Checks that this quantizer can code m features at b bits (b already one of the spec's).
+   * Checks that this quantizer can code m features at b bits ({@link BitWidths#check(String, int,
+   * Quantizer)}; Sigma-Delta: also that its block divides m).
    *
-   * @throws IllegalArgumentException naming the value and the fix
+   * @throws IllegalArgumentException naming the value and the widths this quantizer codes
    */
   default void check(int features, int bits) {
-    if (!codes(bits)) {
-      throw new IllegalArgumentException("quantizer " + spelling() + " codes 1, 2, 4 or 8 bits,"
-          + " bits is " + bits + " (16 bits: use stochastic or nearest)");
-    }
+    BitWidths.check("bits", bits, this);
   }
 
   /**
@@ -370,10 +369,6 @@ public sealed interface Quantizer
 
     @Override
     public void check(int features, int bits) {
-      if (Quantizer.super.codes(bits) && !codes(bits)) {
-        throw new IllegalArgumentException("sigma-delta of order " + order + " needs at least "
-            + order + " bits (2^b levels > 2^r - 1), bits is " + bits);
-      }
       Quantizer.super.check(features, bits);
       if (features % block != 0) {
         throw new IllegalArgumentException("features is " + features + ", not a multiple of the"

@@ -62,7 +62,7 @@ public final class SharedThresholdQuantizer {
    * @throws IllegalArgumentException if bits is not 1, 2, 4 or 8
    */
   public SharedThresholdQuantizer(int bits, long seed) {
-    checkBits(bits);
+    BitWidths.checkCodes("bits", bits, Quantizer.SHARED_THRESHOLD);
     this.bits = bits;
     this.seed = seed;
   }
@@ -83,7 +83,7 @@ public final class SharedThresholdQuantizer {
    *     table does not fit an array
    */
   public static int[] draws(long seed, int features, int bits) {
-    checkBits(bits);
+    BitWidths.checkCodes("bits", bits, Quantizer.SHARED_THRESHOLD);
     int intervals = (1 << bits) - 1;
     long size = (long) features * intervals;
     if (features < 0 || size > Integer.MAX_VALUE - 16) {
@@ -177,13 +177,6 @@ public final class SharedThresholdQuantizer {
   private static void checkCosine(float c, String name) {
     if (!(Math.abs(c) <= 1 + StochasticRounding.RANGE_SLACK)) {
       throw new IllegalArgumentException(name + " is " + c + ", expected a cosine in [-1, 1]");
-    }
-  }
-
-  private static void checkBits(int bits) {
-    if (bits != 1 && bits != 2 && bits != 4 && bits != 8) {
-      throw new IllegalArgumentException("bits is " + bits + ", expected 1, 2, 4 or 8 (shared"
-          + " thresholds: one draw per feature and grid interval)");
     }
   }
 }

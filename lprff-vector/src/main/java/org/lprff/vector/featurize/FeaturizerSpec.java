@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.lprff.vector.codec.BitWidths;
 import org.lprff.vector.codec.Condensation;
 import org.lprff.vector.codec.FloatList;
 import org.lprff.vector.codec.QuantizationScale;
@@ -36,7 +37,7 @@ import org.lprff.vector.projection.Projections;
  * @param kernel the shift-invariant kernel the features approximate
  * @param inputDim d >= 1
  * @param features m >= 1
- * @param bits b in {1, 2, 4, 8, 16, 32}
+ * @param bits b in {1, 2, 4, 8, 16, 32} ({@link BitWidths}; 32: float32 features)
  * @param projection one of {@link Projections#NAMES}
  * @param seed the seed every random parameter and rounding draw derives from
  * @param quantizer how features become codes ({@link Quantizer})
@@ -49,9 +50,6 @@ public record FeaturizerSpec(
     String projection,
     long seed,
     Quantizer quantizer) {
-
-  /** The bit widths a spec accepts; 32 means float32 features. */
-  public static final Set<Integer> SUPPORTED_BITS = Set.of(1, 2, 4, 8, 16, 32);
 
   public static final String PREFIX = "lprff.";
   public static final String KEY_KERNEL = "lprff.kernel";
@@ -84,10 +82,7 @@ public record FeaturizerSpec(
     if (features < 1) {
       throw new IllegalArgumentException("features is " + features + ", expected >= 1");
     }
-    if (!SUPPORTED_BITS.contains(bits)) {
-      throw new IllegalArgumentException(
-          "bits is " + bits + ", expected one of 1, 2, 4, 8, 16, 32 (32 = float32 features)");
-    }
+    BitWidths.check("bits", bits);
     if (quantizer == null) {
       throw new IllegalArgumentException(
           "quantizer is null; expected one of " + Quantizer.FAMILIES);

@@ -1,6 +1,7 @@
 package org.lprff.vector.metrics;
 
 import java.util.Set;
+import org.lprff.vector.codec.BitWidths;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.projection.Projections;
 
@@ -101,10 +102,7 @@ public record TrainingMemory(long featureGenerationBits, long miniBatchBits, lon
               + ", expected one of " + Projections.NAMES);
     }
     checkCommon(d, m, batch, classes);
-    if (!FeaturizerSpec.SUPPORTED_BITS.contains(bits)) {
-      throw new IllegalArgumentException(
-          "bits is " + bits + ", expected one of 1, 2, 4, 8, 16, 32");
-    }
+    BitWidths.check("bits", bits);
     long p = paddedWidth(d);
     long blockEntries = (m + p - 1) / p * p;
     long parameters =

@@ -133,7 +133,8 @@ class LloydMaxCodebookTest {
     assertThrows(IllegalArgumentException.class, () -> two.code(Double.NaN));
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> LloydMaxCodebook.forBits(16));
-    assertTrue(e.getMessage().startsWith("bits is 16, expected 1, 2, 4 or 8"), e.getMessage());
+    assertEquals("bits is 16; expected 1, 2, 4 or 8 for quantizer lloyd-max (16 bits: stochastic"
+        + " or nearest)", e.getMessage());
   }
 
   /** The largest distance between a level and the arcsine mean of its cell. */

@@ -147,7 +147,8 @@ class FeaturizerSpecTest {
   @Test
   void validationNamesTheValues() {
     KernelFunction g = new KernelFunction.Gaussian(1.0);
-    assertMessage("bits is 3", () -> new FeaturizerSpec(g, 9, 10, 3, "dense", 1, Quantizer.NEAREST));
+    assertMessage("bits is 3; expected 1, 2, 4, 8, 16 or 32 (float32)", // the one check's wording
+        () -> new FeaturizerSpec(g, 9, 10, 3, "dense", 1, Quantizer.NEAREST));
     assertMessage("bits is 0", () -> new FeaturizerSpec(g, 9, 10, 0, "dense", 1, Quantizer.NEAREST));
     assertMessage("inputDim is 0", () -> new FeaturizerSpec(g, 0, 10, 8, "dense", 1, Quantizer.NEAREST));
     assertMessage("features is -1", () -> new FeaturizerSpec(g, 9, -1, 8, "dense", 1, Quantizer.NEAREST));

@@ -118,7 +118,8 @@ class TrainingMemoryTest {
         "projection is 'gaussian', expected one of [dense, circulant, fastfood, orthogonal]",
         () -> TrainingMemory.forProjection("gaussian", 9, 10, 32, 1, 1));
     assertMessage("projection is null", () -> TrainingMemory.forProjection(null, 9, 10, 32, 1, 1));
-    assertMessage("bits is 3", () -> TrainingMemory.forProjection("dense", 9, 10, 3, 1, 1));
+    assertMessage("bits is 3; expected 1, 2, 4, 8, 16 or 32 (float32)", // the one check's wording
+        () -> TrainingMemory.forProjection("dense", 9, 10, 3, 1, 1));
     assertMessage("d is 0", () -> TrainingMemory.forProjection("dense", 0, 10, 32, 1, 1));
     assertMessage("m is -1", () -> TrainingMemory.forNystrom(9, -1, 1, 1));
     assertMessage("batch is 0", () -> TrainingMemory.forNystrom(9, 10, 0, 1));

@@ -652,7 +652,7 @@ class PackedProductsTest extends ProviderTestBase {
         () -> new CodebookRows(z, 0, 1, 4, 2, new float[3]));
     assertMessage("levels has 4 values, expected 2^4 = 16",
         () -> new CodebookRows(z, 0, 1, 4, 4, four));
-    assertMessage("bits is 16, expected 1, 2, 4 or 8",
+    assertMessage("bits is 16; expected 1, 2, 4 or 8 for quantizer lloyd-max",
         () -> new CodebookRows(z, 0, 1, 4, 16, new float[1 << 16]));
     assertMessage("segment has 100 bytes",
         () -> new CodebookRows(z, 0, 101, 4, 2, four));
