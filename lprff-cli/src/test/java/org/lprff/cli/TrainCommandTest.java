@@ -133,6 +133,43 @@ class TrainCommandTest {
   }
 
   /**
+   * Without --heldout, train writes the model it would write with one (the full-batch solvers and
+   * SGD choose on the training rows alone) and its JSON has no heldout figures; the model scores
+   * the heldout file as train would have.
+   */
+  @Test
+  void withoutAHeldoutFileTrainWritesTheSameModel() throws IOException {
+    Path[] f = features("noheld", false, 4);
+    for (String solver : new String[] {"auto", "sgd"}) {
+      Path with = dir.resolve(solver + "-with.lprff");
+      Path without = dir.resolve(solver + "-without.lprff");
+      String withJson = lastLine(Cli.ok("train", "--train", f[0].toString(), "--validation",
+          f[0].toString(), "--heldout", f[1].toString(), "--task", "regression", "--solver",
+          solver, "--model", with.toString(), "--json", "--quiet").out());
+      Cli.Result r = Cli.ok("train", "--train", f[0].toString(), "--validation",
+          f[0].toString(), "--task", "regression", "--solver", solver, "--model",
+          without.toString(), "--json");
+      String json = lastLine(r.out());
+      assertFalse(json.contains("heldout"), json);
+      assertTrue(json.contains("\"validation_mse\":"), json);
+      assertTrue(Files.isRegularFile(without));
+      FittedModel a = FittedModel.load(with);
+      FittedModel b = FittedModel.load(without);
+      assertEquals(a.weights(), b.weights(), solver + ": the same model without --heldout");
+      assertFalse(b.training().containsKey("heldout_metric"), b.training().toString());
+      String eval = lastLine(Cli.ok("evaluate", "--model", without.toString(), "--data",
+          f[1].toString(), "--json").out());
+      assertEquals(jsonNumber(withJson, "heldout_mse"), jsonNumber(eval, "mse"), 1e-9);
+    }
+    // Nothing to stop early on but a split of the training rows: SGD still trains.
+    Path split = dir.resolve("split.lprff");
+    String summary = lastLine(Cli.ok("train", "--train", f[0].toString(), "--task", "regression",
+        "--model", split.toString()).out());
+    assertTrue(summary.startsWith("no heldout set;"), summary);
+    assertTrue(Files.isRegularFile(split));
+  }
+
+  /**
    * --solver closed-form: the exact ridge minimizer of the objective SGD descends, so its heldout
    * MSE is at most SGD's (bound 1.05x; measured MEASURED_RATIO) and far below Var(y); the model file
    * evaluates to the same MSE; classification reports an error rate and no log-loss.
