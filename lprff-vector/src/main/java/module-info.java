@@ -3,11 +3,12 @@
  * metrics, on {@code java.lang.foreign} segments, with no Arrow. The compute bodies ({@code
  * org.lprff.vector.simd.spi}, {@code .scalar}, {@code .panama}) are internal: every use goes
  * through the facades of the exported layers, which take their bodies from {@code
- * org.lprff.vector.simd.VectorizationProvider}.
+ * org.lprff.vector.simd.VectorizationProvider}. The kernel metrics return EJML's {@code
+ * DMatrixRMaj}, so {@code ejml.core} is required transitively.
  */
 module org.lprff.vector {
   requires jdk.incubator.vector;
-  requires ejml.core;
+  requires transitive ejml.core;
   requires ejml.ddense;
 
   exports org.lprff.vector.layout;
