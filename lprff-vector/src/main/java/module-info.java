@@ -1,9 +1,11 @@
 /**
  * LP-RFF compute: kernels, projections, quantization, the fused featurizer, training and kernel
- * metrics, on {@code java.lang.foreign} segments, with no Arrow. The compute bodies ({@code
- * org.lprff.vector.simd.spi}, {@code .scalar}, {@code .panama}) are internal: every use goes
- * through the facades of the exported layers, which take their bodies from {@code
- * org.lprff.vector.simd.VectorizationProvider}. The kernel metrics return EJML's {@code
+ * metrics, on {@code java.lang.foreign} segments, with no Arrow. The exported packages are the
+ * API, and no exported signature names a type of an unexported package ({@code javac
+ * -Xlint:exports} is clean). The compute bodies and their choice ({@code org.lprff.vector.simd}
+ * with {@code VectorizationProvider}, and {@code .spi}, {@code .scalar}, {@code .panama}) are
+ * internal, as Lucene's {@code org.apache.lucene.internal.vectorization} is: every use goes
+ * through the facades of the exported layers. The kernel metrics return EJML's {@code
  * DMatrixRMaj}, so {@code ejml.core} is required transitively.
  */
 module org.lprff.vector {
@@ -12,7 +14,6 @@ module org.lprff.vector {
   requires ejml.ddense;
 
   exports org.lprff.vector.layout;
-  exports org.lprff.vector.simd;
   exports org.lprff.vector.random;
   exports org.lprff.vector.transform;
   exports org.lprff.vector.kernel;
