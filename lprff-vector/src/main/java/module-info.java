@@ -1,17 +1,19 @@
 /**
  * LP-RFF compute: kernels, projections, quantization, the fused featurizer, training and kernel
- * metrics, on {@code java.lang.foreign} segments, with no Arrow. The compute bodies ({@code
- * org.lprff.vector.simd.spi}, {@code .scalar}, {@code .panama}) are internal: every use goes
- * through the facades of the exported layers, which take their bodies from {@code
- * org.lprff.vector.simd.VectorizationProvider}.
+ * metrics, on {@code java.lang.foreign} segments, with no Arrow. The exported packages are the
+ * API, and no exported signature names a type of an unexported package ({@code javac
+ * -Xlint:exports} is clean). The compute bodies and their choice ({@code org.lprff.vector.simd}
+ * with {@code VectorizationProvider}, and {@code .spi}, {@code .scalar}, {@code .panama}) are
+ * internal, as Lucene's {@code org.apache.lucene.internal.vectorization} is: every use goes
+ * through the facades of the exported layers. The kernel metrics return EJML's {@code
+ * DMatrixRMaj}, so {@code ejml.core} is required transitively.
  */
 module org.lprff.vector {
   requires jdk.incubator.vector;
-  requires ejml.core;
+  requires transitive ejml.core;
   requires ejml.ddense;
 
   exports org.lprff.vector.layout;
-  exports org.lprff.vector.simd;
   exports org.lprff.vector.random;
   exports org.lprff.vector.transform;
   exports org.lprff.vector.kernel;

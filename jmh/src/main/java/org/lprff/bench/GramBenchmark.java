@@ -61,7 +61,7 @@ public class GramBenchmark {
 
   @Benchmark
   public double[] vector() {
-    Gram.accumulateUpperWith(VECTOR, chunk, CHUNK, stride, gram);
+    BodySeams.accumulateUpperWith(VECTOR, chunk, CHUNK, stride, gram);
     return gram;
   }
 
@@ -73,7 +73,7 @@ public class GramBenchmark {
 
   @Benchmark
   public double[] scalar() {
-    Gram.accumulateUpperWith(SCALAR, chunk, CHUNK, stride, gram);
+    BodySeams.accumulateUpperWith(SCALAR, chunk, CHUNK, stride, gram);
     return gram;
   }
 }

@@ -9,14 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.zip.CRC32C;
-import org.apache.arrow.flatbuf.KeyValue;
-import org.apache.arrow.flatbuf.Message;
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.vector.ipc.message.ArrowBuffer;
-import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.lprff.arrow.ipc.BodyChecksum;
+import org.lprff.arrow.ipc.IpcFileLayout;
 
 /**
  * Per record batch checksums: every record batch message {@link FeatureWriter} writes carries, in
@@ -26,8 +22,8 @@ import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
  * bit on disk or in a copy) would otherwise be read as valid features.
  *
  * <p>The body is what a reader maps and trains on; the metadata (buffer offsets, lengths, row
- * counts) is already checked structurally by {@link IpcFileLayout}. Files written before
- * checksums have none and stay readable: a {@link Report} says how many batches carried one.
+ * counts) is already checked structurally when a file is opened. Files written before checksums
+ * have none and stay readable: a {@link Report} says how many batches carried one.
  *
  * <p>CRC32C runs at memory speed (the JDK's intrinsic); the cost of writing and of verifying is
  * measured in the README's "Reliability" section.
@@ -35,11 +31,10 @@ import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 public final class BatchChecksums {
 
   /** The custom metadata key of a record batch message holding its body's CRC32C. */
-  public static final String KEY = "lprff.body_crc32c";
+  public static final String KEY = BodyChecksum.KEY;
 
   /** Bytes read per positional read when verifying through a channel. */
   private static final int CHUNK = 1 << 20;
-  private static final byte[] ZEROS = new byte[64];
 
   /**
    * What a verification found: all batches intact ({@link #checked()} of {@link
@@ -83,73 +78,6 @@ public final class BatchChecksums {
   }
 
   private BatchChecksums() {}
-
-  /** {@code crc} as written: 8 lowercase hex digits. */
-  static String format(int crc) {
-    return HexFormat.of().toHexDigits(crc);
-  }
-
-  /**
-   * The checksum stored in a record batch message, as an unsigned value, or -1 if it has none.
-   *
-   * @throws IOException naming the file and batch if the value is not 8 hex digits
-   */
-  static long stored(Path path, String what, Message message) throws IOException {
-    for (int i = 0; i < message.customMetadataLength(); i++) {
-      KeyValue pair = message.customMetadata(i);
-      if (KEY.equals(pair.key())) {
-        String value = pair.value();
-        if (value == null || value.length() != 8 || !isHex(value)) {
-          throw IpcFileLayout.corrupt(path, what + " has " + KEY + " = \"" + value
-              + "\", expected 8 hex digits", null);
-        }
-        return Long.parseLong(value, 16);
-      }
-    }
-    return -1;
-  }
-
-  private static boolean isHex(String value) {
-    for (int i = 0; i < value.length(); i++) {
-      if (Character.digit(value.charAt(i), 16) < 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * The CRC32C of {@code batch}'s body as {@code MessageSerializer.writeBatchBuffers} lays it
-   * out: each buffer at its layout offset, zeros before it, zeros to the 8-byte aligned end.
-   */
-  static int body(ArrowRecordBatch batch) {
-    CRC32C crc = new CRC32C();
-    List<ArrowBuf> buffers = batch.getBuffers();
-    List<ArrowBuffer> layout = batch.getBuffersLayout();
-    long position = 0;
-    for (int i = 0; i < buffers.size(); i++) {
-      position = zeros(crc, position, layout.get(i).getOffset());
-      ArrowBuf buffer = buffers.get(i);
-      long size = layout.get(i).getSize();
-      for (long done = 0; done < size; ) {
-        int take = (int) Math.min(size - done, 1 << 30);
-        crc.update(buffer.nioBuffer(done, take));
-        done += take;
-      }
-      position += size;
-    }
-    zeros(crc, position, batch.computeBodyLength());
-    return (int) crc.getValue();
-  }
-
-  private static long zeros(CRC32C crc, long from, long to) {
-    for (long at = from; at < to; ) {
-      int take = (int) Math.min(to - at, ZEROS.length);
-      crc.update(ZEROS, 0, take);
-      at += take;
-    }
-    return Math.max(from, to);
-  }
 
   /** Where body bytes come from: a mapping or positional reads. */
   interface Bodies {
@@ -206,8 +134,8 @@ public final class BatchChecksums {
           throw new DamagedBatchException(path, "record batch " + i + " (rows " + firstRow
               + " to " + (firstRow + batch.rows() - 1) + ", body bytes " + batch.bodyOffset()
               + " to " + (batch.bodyOffset() + batch.bodyLength()) + ") fails its CRC32C check:"
-              + " stored " + format((int) batch.checksum()) + ", computed "
-              + format((int) crc.getValue()), i);
+              + " stored " + BodyChecksum.format((int) batch.checksum()) + ", computed "
+              + BodyChecksum.format((int) crc.getValue()), i);
         }
         checked++;
         bytes += batch.bodyLength();

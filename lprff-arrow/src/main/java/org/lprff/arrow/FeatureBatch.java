@@ -24,9 +24,9 @@ import org.lprff.vector.featurize.Featurizer;
  *
  * <p>{@link #clear()} empties the batch for reuse (a writer fills, writes and clears one batch
  * over and over). Not thread-safe; {@link #append} may spread the featurization over an
- * executor.
+ * executor. Package-private: {@link FeatureWriter}'s batch, not API.
  */
-public final class FeatureBatch implements AutoCloseable {
+final class FeatureBatch implements AutoCloseable {
 
   private final Featurizer featurizer;
   private final FeatureSchema schema;

@@ -15,6 +15,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.lprff.arrow.ipc.IpcFileLayout;
 import org.lprff.arrow.memory.ArrowSegments;
 import org.lprff.vector.featurize.FeaturizerSpec;
 

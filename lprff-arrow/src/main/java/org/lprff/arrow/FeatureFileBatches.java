@@ -15,6 +15,7 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.lprff.arrow.ipc.IpcFileLayout;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.layout.LittleEndian;
 import org.lprff.vector.stream.FeatureRows;

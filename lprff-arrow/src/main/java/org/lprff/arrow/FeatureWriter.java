@@ -21,6 +21,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.lprff.arrow.input.RowBatch;
 import org.lprff.arrow.input.RowBatches;
+import org.lprff.arrow.io.AtomicWrite;
+import org.lprff.arrow.ipc.IpcWriter;
 import org.lprff.vector.featurize.Featurizer;
 
 /**

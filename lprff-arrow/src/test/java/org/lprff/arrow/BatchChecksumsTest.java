@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.lprff.arrow.FeatureFileBatches.Order;
+import org.lprff.arrow.ipc.IpcFileLayout;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.stream.MiniBatchSource.Batches;
 

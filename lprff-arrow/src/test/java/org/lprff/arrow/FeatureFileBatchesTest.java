@@ -26,6 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.lprff.arrow.FeatureFileBatches.Access;
 import org.lprff.arrow.FeatureFileBatches.Order;
+import org.lprff.arrow.ipc.IpcFileLayout;
 import org.lprff.vector.codec.PackedRows;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;

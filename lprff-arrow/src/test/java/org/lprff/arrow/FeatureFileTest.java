@@ -30,6 +30,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.arrow.ipc.IpcFileLayout;
 import org.lprff.vector.featurize.FeaturizerSpec;
 
 class FeatureFileTest extends ArrowTestBase {

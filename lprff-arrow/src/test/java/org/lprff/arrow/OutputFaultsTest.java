@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +18,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lprff.arrow.io.AtomicWrite;
+import org.lprff.arrow.io.OutputFaults;
 import org.lprff.fixtures.FullDisk;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
@@ -28,11 +29,11 @@ import org.lprff.vector.train.loss.Task;
 
 /**
  * A full disk, a failing fsync and a failing rename under each writer of outputs (feature files in
- * both framings, model files, whole byte arrays), through {@link AtomicWrite}'s test seam: the
- * failure names the target and the system's reason, nothing appears at the target (an older file
- * there stays byte for byte), no temporary sibling is left, and no Arrow memory is held (the
- * allocator of {@link ArrowTestBase}; the model writer's own allocator would add a leak to the
- * failure's suppressed exceptions).
+ * both framings, model files, whole byte arrays), through {@link AtomicWrite}'s test seam ({@link
+ * OutputFaults}): the failure names the target and the system's reason, nothing appears at the
+ * target (an older file there stays byte for byte), no temporary sibling is left, and no Arrow
+ * memory is held (the allocator of {@link ArrowTestBase}; the model writer's own allocator would
+ * add a leak to the failure's suppressed exceptions).
  */
 class OutputFaultsTest extends ArrowTestBase {
 
@@ -40,7 +41,7 @@ class OutputFaultsTest extends ArrowTestBase {
 
   @AfterEach
   void removeTheFaults() {
-    AtomicWrite.faults = null;
+    OutputFaults.clear();
   }
 
   /** Writes one output to {@code target}. */
@@ -103,9 +104,9 @@ class OutputFaultsTest extends ArrowTestBase {
         if (existing) {
           Files.write(target, older);
         }
-        AtomicWrite.faults = faults(fault);
+        inject(fault);
         IOException e = assertThrows(IOException.class, () -> output.write(target), fault);
-        AtomicWrite.faults = null;
+        OutputFaults.clear();
         String where = name + ", " + fault + (existing ? ", over an older file" : "");
         FileSystemException named = assertInstanceOf(FileSystemException.class, e, where);
         assertEquals(target.toString(), named.getFile(), where);
@@ -127,25 +128,17 @@ class OutputFaultsTest extends ArrowTestBase {
     Files.delete(whole);
   }
 
-  /** The fault named: a disk full after n bytes, a failing fsync, or a failing rename. */
-  private static AtomicWrite.Faults faults(String fault) {
-    return new AtomicWrite.Faults() {
-      @Override
-      public FileChannel channel(FileChannel opened) {
-        return fault.startsWith("full at ")
-            ? new FullDisk(opened, Long.parseLong(fault.substring(8)), false)
-            : new FullDisk(opened, Long.MAX_VALUE, fault.equals("fsync"));
-      }
-
-      @Override
-      public void beforeMove(Path temp, Path target) throws IOException {
-        if (fault.equals("rename")) {
-          // What Files.move reports when the file system turned read-only under the writer.
-          throw new FileSystemException(temp.toString(), target.toString(),
-              "Read-only file system");
-        }
-      }
-    };
+  /** Injects the fault named: a disk full after n bytes, a failing fsync, or a failing rename. */
+  private static void inject(String fault) {
+    if (fault.startsWith("full at ")) {
+      OutputFaults.fullAfter(Long.parseLong(fault.substring(8)));
+    } else if (fault.equals("fsync")) {
+      OutputFaults.failingFsync();
+    } else if (fault.equals("rename")) {
+      OutputFaults.failingRename();
+    } else {
+      throw new IllegalArgumentException(fault);
+    }
   }
 
   private List<Path> listing() throws IOException {

@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.lprff.arrow.OutputFaults;
+import org.lprff.arrow.io.OutputFaults;
 import org.lprff.fixtures.FullDisk;
 
 /**

@@ -24,7 +24,7 @@ import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.lprff.arrow.IpcFileLayout;
+import org.lprff.arrow.ipc.IpcFileLayout;
 import org.lprff.arrow.memory.ArrowSegments;
 import org.lprff.vector.layout.LittleEndian;
 

@@ -19,7 +19,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.Consumer;
-import org.lprff.arrow.AtomicWrite;
+import org.lprff.arrow.io.AtomicWrite;
 import org.lprff.cli.experiment.ExperimentPlan.Planned;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.workflow.CompareData;

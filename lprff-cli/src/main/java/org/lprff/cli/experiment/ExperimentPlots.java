@@ -33,7 +33,7 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.data.xy.YIntervalSeries;
 import org.jfree.data.xy.YIntervalSeriesCollection;
-import org.lprff.arrow.AtomicWrite;
+import org.lprff.arrow.io.AtomicWrite;
 import org.lprff.cli.experiment.RunGroups.Approximation;
 import org.lprff.cli.experiment.RunGroups.Configuration;
 import org.lprff.cli.experiment.RunGroups.Family;

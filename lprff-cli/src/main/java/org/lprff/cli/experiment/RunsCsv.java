@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import org.lprff.arrow.AtomicWrite;
+import org.lprff.arrow.io.AtomicWrite;
 
 /**
  * {@code runs.csv}: a header, then one {@link RunRecord} a line, appended as each run finishes so

@@ -18,8 +18,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.lprff.arrow.FeatureFile;
 import org.lprff.arrow.FeatureSchema;
 import org.lprff.arrow.FeatureWriter;
-import org.lprff.arrow.IpcFileLayout;
 import org.lprff.arrow.input.Standardization;
+import org.lprff.arrow.ipc.IpcFileLayout;
 
 /**
  * What {@code lprff info} shows and {@code --like} takes from a feature file, read from an Arrow

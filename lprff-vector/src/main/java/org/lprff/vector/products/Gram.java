@@ -83,8 +83,11 @@ public final class Gram {
     });
   }
 
-  /** The panels in order on {@code body}: for tests that hold the bodies against each other. */
-  public static void accumulateUpperWith(GramBody body, double[] c, int k, int stride, double[] g) {
+  /**
+   * The panels in order on {@code body}: for tests that hold the bodies against each other (and
+   * jmh, through a class of this package on its class path); not API.
+   */
+  static void accumulateUpperWith(GramBody body, double[] c, int k, int stride, double[] g) {
     assert stride % body.unit() == 0;
     for (int jp = 0; jp < stride; jp += PANEL) {
       body.accumulatePanel(c, k, stride, g, jp, Math.min(stride, jp + PANEL));

@@ -107,8 +107,11 @@ public final class CirculantPlan {
     PROVIDER.fft().circulant(x, out, scratch, spectrum);
   }
 
-  /** As {@link #multiply(float[], float[], float[])} on a given body, for tests that compare. */
-  public void multiplyWith(FftBody body, float[] x, float[] out, float[] scratch) {
+  /**
+   * As {@link #multiply(float[], float[], float[])} on a given body, for tests that compare (and
+   * jmh, through a class of this package on its class path); not API.
+   */
+  void multiplyWith(FftBody body, float[] x, float[] out, float[] scratch) {
     body.circulant(x, out, scratch, spectrum);
   }
 

@@ -1,4 +1,4 @@
-package org.lprff.arrow;
+package org.lprff.arrow.io;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;

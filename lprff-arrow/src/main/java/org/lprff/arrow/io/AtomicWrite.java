@@ -1,4 +1,4 @@
-package org.lprff.arrow;
+package org.lprff.arrow.io;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -27,6 +27,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * full disk or a failed write ({@code "No space left on device"}) names no file, so a plain
  * {@link IOException} of a write, force or close becomes a {@link FileSystemException} of the
  * target as the caller spelled it, with the system's message as its reason.
+ *
+ * <p>Internal (package {@code org.lprff.arrow.io} is not exported): the feature and model file
+ * writers use it, and the command line (class-path code) for its own outputs.
  */
 public final class AtomicWrite {
 

@@ -1,4 +1,4 @@
-package org.lprff.arrow;
+package org.lprff.arrow.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

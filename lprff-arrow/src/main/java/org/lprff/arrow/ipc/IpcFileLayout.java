@@ -1,4 +1,4 @@
-package org.lprff.arrow;
+package org.lprff.arrow.ipc;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -35,6 +35,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * 0xFFFFFFFF, an int32 length, the flatbuffer {@code Message} with padding, then its body. The
  * footer indexes the stream; this class reads both and requires them to agree (same schema, same
  * record batch blocks), so a corrupted footer that still parses is refused too.
+ *
+ * <p>Internal (package {@code org.lprff.arrow.ipc} is not exported): the feature file readers,
+ * the checksum verification and the Arrow row source read through it.
  */
 public final class IpcFileLayout {
 
@@ -49,10 +52,10 @@ public final class IpcFileLayout {
    * One record batch: body bytes [bodyOffset, bodyOffset + bodyLength) of the file; buffer k at
    * file offset {@code bodyOffset + bufferOffsets[k]}, {@code bufferLengths[k]} bytes; node j
    * (depth-first field order) has {@code nodeLengths[j]} values and {@code nullCounts[j]} nulls;
-   * {@code checksum} is the CRC32C of the body stored in the message ({@link BatchChecksums}), or
+   * {@code checksum} is the CRC32C of the body stored in the message ({@link BodyChecksum}), or
    * -1 for a batch written without one.
    */
-  record Batch(
+  public record Batch(
       long bodyOffset,
       long bodyLength,
       long checksum,
@@ -64,7 +67,7 @@ public final class IpcFileLayout {
       long[] nullCounts) {
 
     /** The absolute file offset of buffer k. */
-    long bufferStart(int k) {
+    public long bufferStart(int k) {
       return bodyOffset + bufferOffsets[k];
     }
   }
@@ -96,7 +99,7 @@ public final class IpcFileLayout {
    *
    * @throws IOException naming {@code path} if the file is not a well-formed Arrow IPC file
    */
-  static IpcFileLayout read(Path path, FileChannel channel) throws IOException {
+  public static IpcFileLayout read(Path path, FileChannel channel) throws IOException {
     try {
       return parse(path, channel);
     } catch (RuntimeException e) {
@@ -132,7 +135,7 @@ public final class IpcFileLayout {
    * @throws IOException naming {@code path} if the stream is malformed, has dictionaries, or ends
    *     inside a message
    */
-  static IpcFileLayout readStream(Path path, FileChannel channel) throws IOException {
+  public static IpcFileLayout readStream(Path path, FileChannel channel) throws IOException {
     try {
       return parseStream(path, channel);
     } catch (RuntimeException e) {
@@ -357,7 +360,7 @@ public final class IpcFileLayout {
       requireValuesFit(path, what, counts, rows, nodeLengths, bufferLengths);
     }
     return new Batch(
-        bodyOffset, bodyLength, BatchChecksums.stored(path, what, message), (int) rows,
+        bodyOffset, bodyLength, BodyChecksum.stored(path, what, message), (int) rows,
         header.compression() != null,
         bufferOffsets, bufferLengths, nodeLengths, nullCounts);
   }
@@ -423,44 +426,45 @@ public final class IpcFileLayout {
     return bytes;
   }
 
-  static IOException corrupt(Path path, String why, Throwable cause) {
+  /** The failure of a malformed file or stream: it names {@code path}, then {@code why}. */
+  public static IOException corrupt(Path path, String why, Throwable cause) {
     return new IOException(
         "file " + path + " is not a readable Arrow IPC file or stream: " + why, cause);
   }
 
-  Path path() {
+  public Path path() {
     return path;
   }
 
-  long fileSize() {
+  public long fileSize() {
     return fileSize;
   }
 
-  Schema schema() {
+  public Schema schema() {
     return schema;
   }
 
   /** The record batch blocks (a file's footer's, or a stream's as walked), in order. */
-  List<ArrowBlock> blocks() {
+  public List<ArrowBlock> blocks() {
     return blocks;
   }
 
-  List<Batch> batches() {
+  public List<Batch> batches() {
     return batches;
   }
 
   /** The depth-first index of the node of top-level field {@code field}. */
-  int firstNode(int field) {
+  public int firstNode(int field) {
     return firstNode[field];
   }
 
   /** The index of the first buffer of top-level field {@code field}. */
-  int firstBuffer(int field) {
+  public int firstBuffer(int field) {
     return firstBuffer[field];
   }
 
   /** The sum of the batches' rows. */
-  long rowCount() {
+  public long rowCount() {
     long rows = 0;
     for (Batch b : batches) {
       rows += b.rows();

@@ -1,4 +1,4 @@
-package org.lprff.arrow;
+package org.lprff.arrow.ipc;
 
 import com.google.flatbuffers.FlatBufferBuilder;
 import java.io.IOException;
@@ -20,12 +20,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Writes the Arrow IPC framing of a feature file: the schema message, record batch messages each
- * carrying the CRC32C of its body in the message's custom metadata ({@link BatchChecksums#KEY}),
+ * carrying the CRC32C of its body in the message's custom metadata ({@link BodyChecksum#KEY}),
  * and the end-of-stream marker; the {@link File} subclass adds the magic and the footer. Arrow
  * Java 19's own writers cannot put custom metadata on a record batch message, so the messages are
  * built here, byte for byte as {@code MessageSerializer.serialize} lays them out, plus that one
  * key; readers that do not know it ignore it (the IPC format allows custom metadata on every
- * message). Not thread-safe.
+ * message). Not thread-safe. Internal (package {@code org.lprff.arrow.ipc} is not exported): the
+ * feature file and model file writers frame through it.
  */
 public abstract sealed class IpcWriter permits IpcWriter.File, IpcWriter.Stream {
 
@@ -47,7 +48,7 @@ public abstract sealed class IpcWriter permits IpcWriter.File, IpcWriter.Stream 
   }
 
   /** The IPC stream framing (read front to back). */
-  static IpcWriter stream(Schema schema, WritableByteChannel channel) {
+  public static IpcWriter stream(Schema schema, WritableByteChannel channel) {
     return new Stream(schema, channel);
   }
 
@@ -65,7 +66,7 @@ public abstract sealed class IpcWriter permits IpcWriter.File, IpcWriter.Stream 
    */
   public final ArrowBlock write(ArrowRecordBatch batch) throws IOException {
     long start = out.getCurrentPosition();
-    ByteBuffer metadata = metadata(batch, BatchChecksums.body(batch));
+    ByteBuffer metadata = metadata(batch, BodyChecksum.body(batch));
     int prefix = 8;
     int metadataLength = metadata.remaining();
     int misalignment = (int) ((start + prefix + metadataLength) % 8);
@@ -97,8 +98,8 @@ public abstract sealed class IpcWriter permits IpcWriter.File, IpcWriter.Stream 
   private static ByteBuffer metadata(ArrowRecordBatch batch, int checksum) {
     FlatBufferBuilder builder = new FlatBufferBuilder();
     int header = batch.writeTo(builder);
-    int pair = KeyValue.createKeyValue(builder, builder.createString(BatchChecksums.KEY),
-        builder.createString(BatchChecksums.format(checksum)));
+    int pair = KeyValue.createKeyValue(builder, builder.createString(BodyChecksum.KEY),
+        builder.createString(BodyChecksum.format(checksum)));
     int custom = Message.createCustomMetadataVector(builder, new int[] {pair});
     Message.startMessage(builder);
     Message.addHeaderType(builder, MessageHeader.RecordBatch);
