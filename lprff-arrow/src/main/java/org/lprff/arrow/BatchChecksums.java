@@ -26,7 +26,7 @@ import org.lprff.arrow.ipc.IpcFileLayout;
  * have none and stay readable: a {@link Report} says how many batches carried one.
  *
  * <p>CRC32C runs at memory speed (the JDK's intrinsic); the cost of writing and of verifying is
- * measured in the README's "Reliability" section.
+ * measured in docs/reliability.md.
  */
 public final class BatchChecksums {
 

@@ -11,8 +11,8 @@ public final class VerifyOption {
   @Option(
       names = "--no-verify",
       description = "Do not check the feature files' record batches against their CRC32C"
-          + " checksums before starting (one sequential read of each file; see the README's"
-          + " Reliability section for its cost).")
+          + " checksums before starting (one sequential read of each file; its cost is in"
+          + " docs/reliability.md).")
   public boolean skip;
 
   /** True unless {@code --no-verify} was given. */
