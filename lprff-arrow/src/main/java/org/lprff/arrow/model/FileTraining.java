@@ -45,11 +45,12 @@ public final class FileTraining {
   }
 
   /**
-   * A finished training: the model, the library's report, and the model's metrics on the
-   * validation file (null without one) and on the heldout file (null without one).
+   * A finished training: the model, the request it was trained by, the library's report, and the
+   * model's metrics on the validation file (null without one) and on the heldout file (null
+   * without one).
    */
-  public record Result(FittedModel model, TrainingReport report, Evaluation validation,
-      Evaluation heldout) {}
+  public record Result(FittedModel model, TrainingRequest request, TrainingReport report,
+      Evaluation validation, Evaluation heldout) {}
 
   /** Rows per batch of the evaluations. */
   private static final int EVALUATION_BATCH = 1000;
@@ -144,7 +145,7 @@ public final class FileTraining {
     Evaluation validationEval = validation != null ? report.validation() : null;
     FittedModel model = FittedModel.of(spec, standardization, request, report, validationEval,
         heldoutEval);
-    return new Result(model, report, validationEval, heldoutEval);
+    return new Result(model, request, report, validationEval, heldoutEval);
   }
 
   /**

@@ -78,8 +78,8 @@ public final class RedrawTraining {
     // Epoch e rounded with draw e: the model says so among its training keys.
     FittedModel model = FittedModel.of(spec, p.standardization(), request, report, validation,
         heldout).withTraining(Map.of(KEY_DRAWS, "epoch"));
-    return Training.outcome(new FileTraining.Result(model, report, validation, heldout),
-        options.batch());
+    return Training.outcome(
+        new FileTraining.Result(model, request, report, validation, heldout));
   }
 
   /**

@@ -20,6 +20,7 @@ import org.lprff.vector.train.fullbatch.KitchenSinks;
 import org.lprff.vector.train.Solver;
 import org.lprff.vector.train.loss.Task;
 import org.lprff.vector.train.TrainingReport;
+import org.lprff.vector.train.TrainingRequest;
 import org.lprff.vector.train.model.TrainingResult;
 
 /**
@@ -74,8 +75,7 @@ public final class Training {
     }
 
     private Double alphaBound() {
-      String bound = model().training().get("alpha_bound");
-      return bound == null ? null : Double.valueOf(bound);
+      return result.request().alphaBound();
     }
 
     /** The one-line result the train and demo commands print. */
@@ -188,7 +188,7 @@ public final class Training {
       o.put(!solver.miniBatch() ? "selected_on" : "early_stopping",
           solver == Solver.RKS ? null : report.selectedOn());
       if (solver == Solver.HALP) {
-        o.put("model_bits", Integer.valueOf(model().training().get("model_bits")));
+        o.put("model_bits", result.request().trainingModelBits());
       }
       Evaluation validation = validation();
       if (validation != null) {
@@ -256,15 +256,15 @@ public final class Training {
           progress.println(line);
           progress.flush();
         });
-    return outcome(result, options.batch());
+    return outcome(result);
   }
 
-  /** The outcome of a library result, with the training memory of SGD's {@code batch} rows. */
-  public static Outcome outcome(FileTraining.Result result, int batch) {
+  /** The outcome of a library result, with the training memory of its request. */
+  public static Outcome outcome(FileTraining.Result result) {
+    TrainingRequest request = result.request();
     FittedModel model = result.model();
-    String bits = model.training().get("model_bits");
-    TrainingMemory memory = TrainingMemory.forSpec(model.spec(), batch, model.task().outputs())
-        .withModelBits(bits == null ? 32 : Integer.parseInt(bits));
+    TrainingMemory memory = TrainingMemory.forSpec(model.spec(), request.batchRows(),
+        model.task().outputs()).withModelBits(request.trainingModelBits());
     return new Outcome(result, memory);
   }
 }
