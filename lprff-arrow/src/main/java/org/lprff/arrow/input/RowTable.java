@@ -54,9 +54,8 @@ public record RowTable(float[] x, float[] y, int n, int d, List<String> names) {
   /** The rest of {@code source}, read from {@code file} (for messages), to its end. */
   public static RowTable read(Path file, RowSource source) throws IOException {
     if (source.label() != LabelKind.PRESENT) {
-      throw new IllegalArgumentException(file + " has no labels"
-          + (file.toString().contains("ubyte") || file.toString().endsWith(".idx")
-              ? " (give its IDX labels file)" : " (name the label column)"));
+      throw new IllegalArgumentException(file + " has no labels (name the label column, or give"
+          + " IDX images their labels file)");
     }
     int d = source.columns();
     float[] x = new float[Math.max(1, d) * 1024];
@@ -159,6 +158,14 @@ public record RowTable(float[] x, float[] y, int n, int d, List<String> names) {
       c[i] = (int) y[i];
     }
     return c;
+  }
+
+  /**
+   * The mean and sample standard deviation of each column, as {@code featurize --standardize}
+   * computes them (nothing is applied).
+   */
+  public Standardization standardization() {
+    return new Standardization.Accumulator(d).add(batch()).finish(names);
   }
 
   /** The rows as one batch (row ids 0..n-1) over this table's arrays: changes write through. */

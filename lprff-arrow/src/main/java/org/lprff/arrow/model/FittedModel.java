@@ -16,14 +16,15 @@ import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
-import org.lprff.vector.train.model.Evaluation;
-import org.lprff.vector.train.fullbatch.KitchenSinks;
-import org.lprff.vector.train.model.LinearModel;
 import org.lprff.vector.train.Solver;
-import org.lprff.vector.train.loss.Task;
 import org.lprff.vector.train.Trainer;
 import org.lprff.vector.train.TrainingReport;
 import org.lprff.vector.train.TrainingRequest;
+import org.lprff.vector.train.fullbatch.KitchenSinks;
+import org.lprff.vector.train.loss.Loss;
+import org.lprff.vector.train.loss.Task;
+import org.lprff.vector.train.model.Evaluation;
+import org.lprff.vector.train.model.LinearModel;
 
 /**
  * A trained LP-RFF model, the library's front door: the featurizer spec, the standardization of
@@ -148,8 +149,7 @@ public final class FittedModel {
     Standardization standardization = null;
     float[] x = train.x();
     if (standardize) {
-      standardization = new Standardization.Accumulator(train.d()).add(train.batch())
-          .finish(train.names());
+      standardization = train.standardization();
       x = x.clone(); // the caller's rows stay as they were
       standardization.apply(new RowBatch(x, train.n(), train.d(), null, 0));
     }
@@ -286,10 +286,10 @@ public final class FittedModel {
     if (task == Task.REGRESSION) {
       return scores;
     }
+    int[] classes = classes(scores, n);
     float[] out = new float[n];
-    int c = task.outputs();
     for (int r = 0; r < n; r++) {
-      out[r] = task.loss().predictedClass(scores, r * c);
+      out[r] = classes[r];
     }
     return out;
   }
@@ -297,11 +297,16 @@ public final class FittedModel {
   /** The class of each of n raw rows (the task's rule: {@link Task#loss()}'s predicted class). */
   public int[] predictClasses(float[] x, int n) {
     requireClassification("predictClasses");
-    float[] scores = scores(x, n);
+    return classes(scores(x, n), n);
+  }
+
+  /** The class of each of n rows' scores, by the task's loss. */
+  private int[] classes(float[] scores, int n) {
+    Loss loss = task.loss();
     int c = task.outputs();
     int[] out = new int[n];
     for (int r = 0; r < n; r++) {
-      out[r] = task.loss().predictedClass(scores, r * c);
+      out[r] = loss.predictedClass(scores, r * c);
     }
     return out;
   }

@@ -125,8 +125,7 @@ public final class CompareData {
    * place.
    */
   public static Standardization standardize(RowTable train, RowTable... others) {
-    Standardization s = new Standardization.Accumulator(train.d()).add(train.batch())
-        .finish(train.names());
+    Standardization s = train.standardization();
     s.apply(train.batch());
     for (RowTable other : others) {
       if (other != null) {
