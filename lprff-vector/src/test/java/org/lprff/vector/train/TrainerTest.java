@@ -101,6 +101,43 @@ class TrainerTest {
     assertEquals(splitLoss, r.l2Path().get(r.l2()), 1e-3 * splitLoss);
   }
 
+  /**
+   * The right l2: the path's solves stop at the path's tolerance and the path stops once the
+   * split's loss rises, yet it picks the l2 a fully converged path over every value picks (each
+   * value's exact optimum on the fitting rows, by the closed form, scored on the split), or one
+   * whose exact split loss ties within 0.2%. Checked for CG on 4-bit and float32 features of
+   * m = 256 at two noise levels (0.1 and 0.5, so that the best l2 moves), and for L-BFGS's
+   * squared loss on the 4-bit ones; a path stopped after its first value fails it.
+   */
+  @Test
+  void thePathPicksTheL2OfAFullyConvergedPath() {
+    int m = 256;
+    for (int bits : new int[] {4, 32}) {
+      for (double noise : new double[] {0.1, 0.5}) {
+        float[] t = TrainData.smoothTargets(X, N, D, noise, 43);
+        FeatureRows z = TrainData.featurize(TrainData.spec(D, m, bits, 2.0, 9), X, N);
+        var all = InMemoryBatches.of(z, t).ordered();
+        var fit = RowFilter.withoutValidation(all, 1);
+        var split = RowFilter.validation(all, 1);
+        Map<Double, Double> exact = new java.util.LinkedHashMap<>();
+        for (double l2 : TrainingRequest.AUTOMATIC_L2) {
+          exact.put(l2, Evaluation.of(ClosedFormRidge.fit(fit, Task.REGRESSION, l2),
+              Task.REGRESSION, split, 1000).meanLoss());
+        }
+        double best = exact.values().stream().min(Double::compare).orElseThrow();
+        for (Solver solver : bits == 4 ? new Solver[] {Solver.CG, Solver.LBFGS}
+            : new Solver[] {Solver.CG}) {
+          TrainingReport r = Trainer.run(TrainingRequest.regression(m).withSolver(solver),
+              new Trainer.Data("train", "", all), null);
+          String what = solver.id + " b " + bits + " noise " + noise + ": picked " + r.l2()
+              + " on " + r.l2Path() + ", exact " + exact;
+          assertTrue(exact.get(r.l2()) <= 1.002 * best, what);
+          assertTrue(r.l2Path().size() > 1, what);
+        }
+      }
+    }
+  }
+
   /** The closed form with an l2 list and no validation: chosen on the split, refit exactly. */
   @Test
   void closedFormListRefitsTheSumOfBothParts() {

@@ -8,10 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executor;
-import org.ejml.data.DMatrixRMaj;
-import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
-import org.ejml.interfaces.linsol.LinearSolverDense;
-import org.lprff.vector.products.Gram;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.MiniBatch;
 import org.lprff.vector.stream.MiniBatchSource;
@@ -38,15 +34,13 @@ import org.lprff.vector.train.model.TrainingResult;
  * ({@link ChunkedProducts}: the bits do not depend on the thread count), the data never centered
  * or decoded). {@link #prepare} makes one more pass for n, mu, the targets' mean and Z^T t.
  *
- * <p><b>Preconditioner</b>, as FALKON does for Nyström (Rudi, Carratino and Rosasco, 2017), from a
+ * <p><b>Preconditioner</b> ({@link SketchPreconditioner}), as FALKON's for Nyström, from a
  * seeded uniform sample of s rows (the s smallest hashes of (seed, row id), taken during the first
- * pass: no random access, and the same sample however the rows are split into parts): with Zs
- * the s centered sample rows, P = Zs^T Zs / s + lambda I approximates A, and by Woodbury
- * P^-1 r = (r - Zs^T (lambda s I + Zs Zs^T)^-1 Zs r) / lambda. Cost: s decoded rows (8 s m
- * bytes, and 4 s m while they are sampled), the s x s Gram Zs Zs^T once (s^2 m / 2
- * multiply-adds, blocked Vector API kernel), a Cholesky of s^3 / 3 per lambda, and 4 s m flops per
- * iteration, small beside a pass (2 n m). The sketch captures the top of A's spectrum, where plain
- * CG would spend its iterations.
+ * pass: no random access, and the same sample however the rows are split into parts), shifted past
+ * lambda by what the sample cannot resolve. {@link #prepare(Partitions, ConjugateGradientRidge,
+ * Executor)} gives another system over the same rows (the refit's, after the l2 path) that
+ * preconditioner, and a solve started from the model the last solve returned (the path's warm
+ * start) continues from its residual without a pass.
  *
  * <p><b>Stopping</b>: {@link StopReason#CONVERGED} when the residual ||A w - rhs|| falls below
  * {@code tolerance} times ||rhs||; {@link StopReason#EPOCH_CAP} after {@code maxIterations};
@@ -58,6 +52,7 @@ public final class ConjugateGradientRidge {
   public static final int DEFAULT_SKETCH_ROWS = 2048;
   public static final double DEFAULT_TOLERANCE = 1e-6;
   public static final int DEFAULT_MAX_ITERATIONS = 300;
+
   /** Rows per batch of a pass. */
   public static final int BATCH = 1024;
 
@@ -69,16 +64,19 @@ public final class ConjugateGradientRidge {
   private final double targetMean;
   /** Zc^T tc / n. */
   private final double[] rhs;
-  /** The centered sample rows, s x m row-major. */
-  private final double[] sketch;
-  private final int s;
-  /** Zs Zs^T, s x s. */
-  private final double[] sketchGram;
+  private final SketchPreconditioner preconditioner;
   private long passes;
+  /**
+   * The last solve's model, with its double weights, residual and lambda: a solve started from
+   * that model (the l2 path's warm start) goes on from there without a pass for its residual.
+   */
+  private LinearModel last;
+  private double[] lastWeights;
+  private double[] lastResidual;
+  private double lastLambda;
 
   private ConjugateGradientRidge(Partitions rows, int m, long n, double[] mean,
-      double targetMean, double[] rhs, double[] sketch, int s, double[] sketchGram,
-      Executor executor) {
+      double targetMean, double[] rhs, SketchPreconditioner preconditioner, Executor executor) {
     this.rows = rows;
     this.executor = executor;
     this.m = m;
@@ -86,9 +84,7 @@ public final class ConjugateGradientRidge {
     this.mean = mean;
     this.targetMean = targetMean;
     this.rhs = rhs;
-    this.sketch = sketch;
-    this.s = s;
-    this.sketchGram = sketchGram;
+    this.preconditioner = preconditioner;
   }
 
   /** {@link #prepare(Partitions, int, long, Executor)} on one local source. */
@@ -112,6 +108,12 @@ public final class ConjugateGradientRidge {
    */
   public static ConjugateGradientRidge prepare(
       Partitions rows, int sketchRows, long seed, Executor executor) {
+    return prepare(rows, sketchRows, seed, SketchPreconditioner.SHIFT_DIVISOR, executor);
+  }
+
+  /** {@link #prepare(Partitions, int, long, Executor)} with another shift (the tests'). */
+  static ConjugateGradientRidge prepare(
+      Partitions rows, int sketchRows, long seed, double shiftDivisor, Executor executor) {
     if (rows == null) {
       throw new IllegalArgumentException("rows is null");
     }
@@ -123,27 +125,36 @@ public final class ConjugateGradientRidge {
       failTooLarge(sketchRows, m);
     }
     Moments sums = rows.sum(new Prepare(m, sketchRows, seed), executor);
-    long n = sums.n;
-    if (n == 0) {
-      throw new IllegalArgumentException("the training source has no rows");
-    }
-    int s = sums.sample.size();
-    double[] mean = new double[m];
-    double[] rhs = new double[m];
-    double targetMean = sums.targetSum / n;
-    for (int i = 0; i < m; i++) {
-      mean[i] = sums.colSum[i] / n;
-      rhs[i] = (sums.zt[i] - n * mean[i] * targetMean) / n;
-    }
+    Moments.Solved system = sums.solved(m);
     float[] sample = sums.sample.rowsInKeyOrder();
-    double[] sketch = new double[s * m];
-    for (int r = 0; r < s; r++) {
-      for (int i = 0; i < m; i++) {
-        sketch[r * m + i] = sample[r * m + i] - mean[i];
-      }
+    return new ConjugateGradientRidge(rows, m, sums.n, system.mean(), system.targetMean(),
+        system.rhs(), new SketchPreconditioner(sample, sums.sample.size(), m, system.mean(),
+            shiftDivisor, executor), executor);
+  }
+
+  /**
+   * The system of {@code rows} with {@code sharing}'s preconditioner: one preparing pass (n, the
+   * means, Z^T t) and no sample, Gram or factorization of its own. For rows that {@code
+   * sharing}'s rows are a large subset of (the l2 path's 90% of the training rows, then the
+   * refit on all of them), whose sample approximates these rows as well.
+   *
+   * @throws IllegalArgumentException as {@link #prepare(Partitions, int, long, Executor)}, or if
+   *     the rows do not have {@code sharing}'s features
+   */
+  public static ConjugateGradientRidge prepare(
+      Partitions rows, ConjugateGradientRidge sharing, Executor executor) {
+    if (rows == null || sharing == null) {
+      throw new IllegalArgumentException((rows == null ? "rows" : "sharing") + " is null");
     }
-    return new ConjugateGradientRidge(rows, m, n, mean, targetMean, rhs, sketch, s,
-        gram(sketch, s, m, executor), executor);
+    int m = rows.features();
+    if (m != sharing.m) {
+      throw new IllegalArgumentException("the rows have " + m + " features, the system whose"
+          + " preconditioner they share " + sharing.m);
+    }
+    Moments sums = rows.sum(new Prepare(m, 0, 0), executor);
+    Moments.Solved system = sums.solved(m);
+    return new ConjugateGradientRidge(rows, m, sums.n, system.mean(), system.targetMean(),
+        system.rhs(), sharing.preconditioner, executor);
   }
 
   /** The preparing pass's sums over a part: n, column sums, Z^T t, the targets' sum, a sample. */
@@ -157,7 +168,24 @@ public final class ConjugateGradientRidge {
     Moments(int m, int sketchRows) {
       this.colSum = new double[m];
       this.zt = new double[m];
-      this.sample = new SmallestKeys(sketchRows, m);
+      this.sample = sketchRows > 0 ? new SmallestKeys(sketchRows, m) : null;
+    }
+
+    /** The centered system's means and right-hand side Zc^T tc / n. */
+    record Solved(double[] mean, double targetMean, double[] rhs) {}
+
+    Solved solved(int m) {
+      if (n == 0) {
+        throw new IllegalArgumentException("the training source has no rows");
+      }
+      double[] mean = new double[m];
+      double[] rhs = new double[m];
+      double targetMean = targetSum / n;
+      for (int i = 0; i < m; i++) {
+        mean[i] = colSum[i] / n;
+        rhs[i] = (zt[i] - n * mean[i] * targetMean) / n;
+      }
+      return new Solved(mean, targetMean, rhs);
     }
   }
 
@@ -189,7 +217,7 @@ public final class ConjugateGradientRidge {
             sums.targetSum += batch.targets()[r];
             long id = batch.rowIds() != null ? batch.rowIds()[r] : index;
             long key = SmallestKeys.key(seed, id);
-            if (sums.sample.wants(key, id)) {
+            if (sums.sample != null && sums.sample.wants(key, id)) {
               z.decode(r, row, 0);
               sums.sample.offer(key, id, row, 0);
             }
@@ -206,7 +234,9 @@ public final class ConjugateGradientRidge {
       addTo(b.colSum, a.colSum);
       addTo(b.zt, a.zt);
       a.targetSum += b.targetSum;
-      a.sample.addAll(b.sample);
+      if (a.sample != null) {
+        a.sample.addAll(b.sample);
+      }
       return a;
     }
   }
@@ -214,25 +244,6 @@ public final class ConjugateGradientRidge {
   private static void failTooLarge(int sketchRows, int m) {
     throw new IllegalArgumentException("sketchRows * m = " + sketchRows + " * " + m
         + " exceeds the largest array; use fewer sketch rows");
-  }
-
-  /** Zs Zs^T (s x s) by the Gram kernel, reading Zs^T's m rows of s entries in chunks. */
-  private static double[] gram(double[] sketch, int s, int m, Executor executor) {
-    int stride = Gram.stride(s);
-    double[] g = new double[stride * stride];
-    int chunkRows = ClosedFormRidge.CHUNK_ROWS;
-    double[] chunk = new double[chunkRows * stride];
-    for (int i0 = 0; i0 < m; i0 += chunkRows) {
-      int k = Math.min(chunkRows, m - i0);
-      for (int i = 0; i < k; i++) {
-        for (int r = 0; r < stride; r++) {
-          chunk[Gram.at(k, i, r)] = r < s ? sketch[r * m + i0 + i] : 0;
-        }
-      }
-      Gram.accumulateUpper(chunk, k, stride, g, executor);
-    }
-    Gram.finish(g, s, stride);
-    return Arrays.copyOf(g, s * s);
   }
 
   /** Rows n of the source. */
@@ -245,14 +256,21 @@ public final class ConjugateGradientRidge {
     return passes + 1;
   }
 
+  /** The preconditioner's shift beyond lambda ({@link SketchPreconditioner}). */
+  public double shift() {
+    return preconditioner.shift();
+  }
+
   /** Rows in the preconditioner's sample. */
   public int sketchRows() {
-    return s;
+    return preconditioner.rows();
   }
 
   /**
    * Solves for {@code lambda} from {@code start} (zeros, or a neighbouring lambda's model: a warm
-   * start), to a residual below {@code tolerance} ||rhs||.
+   * start), to a residual below {@code tolerance} ||rhs||. From the model this system's last solve
+   * returned, it goes on from that solve's double weights and residual, with no pass for the
+   * starting residual.
    *
    * @throws IllegalArgumentException if lambda is not finite and > 0, tolerance not in (0, 1),
    *     maxIterations < 1, or start does not have m features and one output
@@ -275,22 +293,35 @@ public final class ConjugateGradientRidge {
     }
     TrainingListener hear = listener == null ? TrainingListener.NONE : listener;
     long passesBefore = passes; // the result counts this solve's passes, as L-BFGS's does
-    LinearSolverDense<DMatrixRMaj> cholesky = preconditioner(lambda);
-    double[] w = new double[m];
-    float[] w0 = start.weightsT();
-    for (int i = 0; i < m; i++) {
-      w[i] = w0[i];
-    }
-    double[] r = new double[m];
+    double mu = lambda + preconditioner.shift();
+    double[] w;
+    double[] r;
     double[] ap = new double[m];
-    apply(w, lambda, ap);
-    for (int i = 0; i < m; i++) {
-      r[i] = rhs[i] - ap[i];
+    if (start == last && last != null) {
+      // The model this system's last solve returned: continue from its double weights, and its
+      // residual needs no pass, rhs - A_lambda w = r_last - (lambda - lambda_last) w.
+      w = lastWeights.clone();
+      r = lastResidual.clone();
+      for (int i = 0; i < m; i++) {
+        r[i] -= (lambda - lastLambda) * w[i];
+      }
+    } else {
+      w = new double[m];
+      float[] w0 = start.weightsT();
+      for (int i = 0; i < m; i++) {
+        w[i] = w0[i];
+      }
+      r = new double[m];
+      apply(w, lambda, ap);
+      for (int i = 0; i < m; i++) {
+        r[i] = rhs[i] - ap[i];
+      }
     }
     double rhsNorm = norm(rhs);
     double[] z = new double[m];
-    precondition(cholesky, lambda, r, z);
+    preconditioner.apply(mu, r, z);
     double[] p = z.clone();
+    double[] zPrevious = new double[m];
     double rz = dot(r, z);
     List<EpochRecord> records = new ArrayList<>();
     double residual = norm(r) / rhsNorm;
@@ -320,9 +351,12 @@ public final class ConjugateGradientRidge {
         w[i] += alpha * p[i];
         r[i] -= alpha * ap[i];
       }
-      precondition(cholesky, lambda, r, z);
+      // Flexible (Polak-Ribiere) beta: the preconditioner is applied in float, so it is a
+      // slightly different operator at each step, which the plain beta r'z / r'z assumes not.
+      System.arraycopy(z, 0, zPrevious, 0, m);
+      preconditioner.apply(mu, r, z);
       double rzNext = dot(r, z);
-      double beta = rzNext / rz;
+      double beta = Math.max(0, (rzNext - dot(r, zPrevious)) / rz);
       rz = rzNext;
       for (int i = 0; i < m; i++) {
         p[i] = z[i] + beta * p[i];
@@ -340,7 +374,11 @@ public final class ConjugateGradientRidge {
       wf[i] = (float) w[i];
       bias -= mean[i] * w[i];
     }
-    return new TrainingResult(model(wf, (float) bias), reason, message, iteration,
+    last = model(wf, (float) bias);
+    lastWeights = w;
+    lastResidual = r;
+    lastLambda = lambda;
+    return new TrainingResult(last, reason, message, iteration,
         passes - passesBefore, 0, iteration, Double.NaN, Double.NaN, records);
   }
 
@@ -381,46 +419,6 @@ public final class ConjugateGradientRidge {
     public double[] plus(double[] a, double[] b) {
       addTo(b, a);
       return a;
-    }
-  }
-
-  /** The Cholesky factor of lambda s I + Zs Zs^T. */
-  private LinearSolverDense<DMatrixRMaj> preconditioner(double lambda) {
-    DMatrixRMaj k = new DMatrixRMaj(s, s);
-    System.arraycopy(sketchGram, 0, k.data, 0, s * s);
-    for (int i = 0; i < s; i++) {
-      k.data[i * s + i] += lambda * s;
-    }
-    LinearSolverDense<DMatrixRMaj> solver = LinearSolverFactory_DDRM.chol(s);
-    if (!solver.setA(k)) {
-      throw new IllegalArgumentException("the preconditioner's " + s + " x " + s + " system is"
-          + " not positive definite at lambda " + lambda);
-    }
-    return solver;
-  }
-
-  /** z = P^-1 r = (r - Zs^T K^-1 Zs r) / lambda. */
-  private void precondition(
-      LinearSolverDense<DMatrixRMaj> cholesky, double lambda, double[] r, double[] z) {
-    DMatrixRMaj y = new DMatrixRMaj(s, 1);
-    for (int a = 0; a < s; a++) {
-      double sum = 0;
-      for (int i = 0; i < m; i++) {
-        sum += sketch[a * m + i] * r[i];
-      }
-      y.data[a] = sum;
-    }
-    DMatrixRMaj x = new DMatrixRMaj(s, 1);
-    cholesky.solve(y, x);
-    System.arraycopy(r, 0, z, 0, m);
-    for (int a = 0; a < s; a++) {
-      double xa = x.data[a];
-      for (int i = 0; i < m; i++) {
-        z[i] -= sketch[a * m + i] * xa;
-      }
-    }
-    for (int i = 0; i < m; i++) {
-      z[i] /= lambda;
     }
   }
 }
