@@ -233,8 +233,10 @@ public final class Trainer {
       case LBFGS -> 8 * (2L * LbfgsSolver.DEFAULT_HISTORY + 4) * dim + 4 * dim
           + 8L * LbfgsSolver.DEFAULT_BATCH_SIZE * outputs;
       case CG -> {
+        // The float sample rows, its Gram and one Cholesky factor, six double vectors, a batch.
         long s = ConjugateGradientRidge.DEFAULT_SKETCH_ROWS;
-        yield 8 * (5L * features + s * features + s * s) + 8L * ConjugateGradientRidge.BATCH;
+        yield 4 * s * features + 16 * s * s + 8 * 6L * features
+            + 8L * ConjugateGradientRidge.BATCH;
       }
       case CLOSED_FORM -> 16L * features * features + 8 * dim + batch;
       // The iterate, the point before it, the extrapolated point, the step, and the gradients
