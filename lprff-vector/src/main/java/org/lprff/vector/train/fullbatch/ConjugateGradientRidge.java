@@ -200,7 +200,6 @@ public final class ConjugateGradientRidge {
       Arrays.fill(ones, 1f);
       float[] partial = new float[m];
       Loss loss = Task.REGRESSION.loss();
-      long index = 0;
       try (MiniBatchSource.Batches batches = part.epoch(0, BATCH, 0)) {
         while (batches.hasNext()) {
           MiniBatch batch = batches.next();
@@ -213,14 +212,11 @@ public final class ConjugateGradientRidge {
           Arrays.fill(partial, 0f);
           z.accumulateTransposed(batch.targets(), 1, partial);
           addTo(partial, sums.zt);
-          for (int r = 0; r < k; r++, index++) {
+          for (int r = 0; r < k; r++) {
             sums.targetSum += batch.targets()[r];
-            long id = batch.rowIds() != null ? batch.rowIds()[r] : index;
-            long key = SmallestKeys.key(seed, id);
-            if (sums.sample != null && sums.sample.wants(key, id)) {
-              z.decode(r, row, 0);
-              sums.sample.offer(key, id, row, 0);
-            }
+          }
+          if (sums.sample != null) {
+            SketchPreconditioner.offer(sums.sample, z, batch.rowIds(), sums.n, seed, row);
           }
           sums.n += k;
         }

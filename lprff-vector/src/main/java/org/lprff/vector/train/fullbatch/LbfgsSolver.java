@@ -11,6 +11,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.function.LongSupplier;
 import org.lprff.vector.stream.MiniBatchSource;
 import org.lprff.vector.stream.Partitions;
+import org.lprff.vector.train.loss.SquaredLoss;
 import org.lprff.vector.train.loss.Task;
 import org.lprff.vector.train.model.EpochRecord;
 import org.lprff.vector.train.model.Evaluation;
@@ -51,6 +52,14 @@ public final class LbfgsSolver {
   private static final double C2 = 0.9;
   private static final int MAX_LINE_SEARCH = 40;
 
+  /**
+   * The curvature the preconditioner assumes for the logistic and softmax losses: the loss's
+   * second derivative p (1 - p) averaged over the rows, which falls from 1/4 as a model fits;
+   * measured on digits (m = 4096, the whole l2 path and refit): 358 passes at 1/16, 659 at 1/4,
+   * 499 at 1/64.
+   */
+  static final double LOGISTIC_CURVATURE = 1.0 / 16;
+
   private final Task task;
   private final int features;
   private final double l2;
@@ -61,6 +70,10 @@ public final class LbfgsSolver {
   private final TrainingListener listener;
   private final LongSupplier clock;
   private final Executor executor;
+  private final SketchPreconditioner preconditioner;
+  /** The preconditioner's mu: lambda / curvature + its shift. */
+  private final double mu;
+  private final double curvature;
 
   private LbfgsSolver(Builder b) {
     this.task = b.task;
@@ -73,6 +86,10 @@ public final class LbfgsSolver {
     this.listener = b.listener;
     this.clock = b.clock;
     this.executor = b.executor;
+    this.preconditioner = b.preconditioner;
+    this.curvature = b.task.loss() instanceof SquaredLoss ? 1 : LOGISTIC_CURVATURE;
+    this.mu = b.preconditioner == null ? Double.NaN
+        : b.l2 / curvature + b.preconditioner.shift();
   }
 
   /** A builder for a model of {@code task} on {@code features} features. */
@@ -139,6 +156,9 @@ public final class LbfgsSolver {
     final double[][] s;
     final double[][] y;
     final double[] rho;
+    /** y . H0 y of each pair, with the preconditioner. */
+    final double[] yHy;
+    final double[] scratch;
     int stored;
     int newest = -1;
     final List<EpochRecord> records = new ArrayList<>();
@@ -161,6 +181,8 @@ public final class LbfgsSolver {
       this.s = new double[history][n];
       this.y = new double[history][n];
       this.rho = new double[history];
+      this.yHy = new double[history];
+      this.scratch = preconditioner == null ? null : new double[n];
     }
 
     TrainingResult execute() {
@@ -186,7 +208,10 @@ public final class LbfgsSolver {
           direction(p);
           slope = dot(g, p);
         }
-        double initialStep = iteration == 0 ? 1 / Math.sqrt(dot(g, g)) : 1;
+        // The first step: 1 along a preconditioned direction (P approximates the Hessian), else
+        // a unit move along the gradient.
+        double initialStep = iteration == 0 && preconditioner == null
+            ? 1 / Math.sqrt(dot(g, g)) : 1;
         double previous = f;
         step = lineSearch(p, slope, initialStep);
         if (Double.isNaN(step)) {
@@ -226,7 +251,13 @@ public final class LbfgsSolver {
         alpha[i] = rho[at] * dot(s[at], p);
         axpy(-alpha[i], y[at], p);
       }
-      if (stored > 0) {
+      if (preconditioner != null) {
+        preconditioner.applyModel(mu, curvature, p, task.outputs(), scratch);
+        double gamma = stored > 0 ? 1 / (rho[newest] * yHy[newest]) : 1;
+        for (int k = 0; k < n; k++) {
+          p[k] = gamma * scratch[k];
+        }
+      } else if (stored > 0) {
         double yy = dot(y[newest], y[newest]);
         double gamma = 1 / (rho[newest] * yy);
         for (int k = 0; k < n; k++) {
@@ -250,6 +281,14 @@ public final class LbfgsSolver {
         sy += s[at][k] * y[at][k];
       }
       if (sy > 0) {
+        if (preconditioner != null) {
+          preconditioner.applyModel(mu, curvature, y[at], task.outputs(), scratch);
+          double yhy = dot(y[at], scratch);
+          if (!(yhy > 0)) {
+            return; // P^-1 as applied in float is not positive on this y: skip the pair
+          }
+          yHy[at] = yhy;
+        }
         rho[at] = 1 / sy;
         newest = at;
         stored = Math.min(stored + 1, history);
@@ -379,6 +418,7 @@ public final class LbfgsSolver {
     private TrainingListener listener = TrainingListener.NONE;
     private LongSupplier clock = System::nanoTime;
     private Executor executor = ForkJoinPool.commonPool();
+    private SketchPreconditioner preconditioner;
 
     private Builder(Task task, int features) {
       if (task == null) {
@@ -447,6 +487,23 @@ public final class LbfgsSolver {
      */
     public Builder executor(Executor executor) {
       this.executor = executor;
+      return this;
+    }
+
+    /**
+     * The initial inverse Hessian of the two-loop recursion (default: the identity, scaled):
+     * {@code preconditioner}'s P^-1 on every output, at lambda / c + its shift for the loss's
+     * curvature c (1 for the squared loss, {@link #LOGISTIC_CURVATURE} for the logistic and
+     * softmax), scaled by s.y / y.H0 y; null for none.
+     *
+     * @throws IllegalArgumentException if the preconditioner has other features than the model
+     */
+    public Builder preconditioner(SketchPreconditioner preconditioner) {
+      if (preconditioner != null && preconditioner.features() != features) {
+        throw new IllegalArgumentException("the preconditioner has " + preconditioner.features()
+            + " features, the model " + features);
+      }
+      this.preconditioner = preconditioner;
       return this;
     }
 

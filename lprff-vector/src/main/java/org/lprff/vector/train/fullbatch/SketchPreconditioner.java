@@ -9,6 +9,10 @@ import org.ejml.dense.row.factory.LinearSolverFactory_MT_DDRM;
 import org.ejml.interfaces.linsol.LinearSolverDense;
 import org.lprff.vector.products.FloatProducts;
 import org.lprff.vector.products.Gram;
+import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.stream.MiniBatch;
+import org.lprff.vector.stream.MiniBatchSource;
+import org.lprff.vector.stream.Partitions;
 
 /**
  * {@link ConjugateGradientRidge}'s preconditioner, as FALKON's (Rudi, Carratino and Rosasco,
@@ -34,7 +38,7 @@ import org.lprff.vector.products.Gram;
  * <p>Shared, one preconditioner serves several systems over subsets of the same rows (the path's
  * 90% and the refit's 100%): it is a sample, so any sample of the rows approximates them all.
  */
-final class SketchPreconditioner {
+public final class SketchPreconditioner {
 
   /**
    * Measured on diamonds (43,152 x 4096, 4-bit and float32, lambda 1e-5 to 1e-7, s = 2048 and
@@ -74,13 +78,106 @@ final class SketchPreconditioner {
     this.shift = trace / s / (shiftDivisor * s);
   }
 
+  /**
+   * The preconditioner of {@code rows} for a solver without CG's preparing pass (L-BFGS): one pass
+   * for the rows' mean (the center) and a sample of {@code sketchRows} rows, keyed as CG's.
+   *
+   * @throws IllegalArgumentException if the rows are empty or sketchRows < 1
+   */
+  public static SketchPreconditioner sample(
+      Partitions rows, int sketchRows, long seed, Executor executor) {
+    if (rows == null) {
+      throw new IllegalArgumentException("rows is null");
+    }
+    if (sketchRows < 1) {
+      throw new IllegalArgumentException("sketchRows is " + sketchRows + ", expected >= 1");
+    }
+    int m = rows.features();
+    Sample sums = rows.sum(new Sampling(m, sketchRows, seed), executor);
+    if (sums.n == 0) {
+      throw new IllegalArgumentException("the training source has no rows");
+    }
+    double[] center = new double[m];
+    for (int i = 0; i < m; i++) {
+      center[i] = sums.colSum[i] / sums.n;
+    }
+    return new SketchPreconditioner(sums.sample.rowsInKeyOrder(), sums.sample.size(), m, center,
+        SHIFT_DIVISOR, executor);
+  }
+
+  /**
+   * Offers the rows of a batch to a bottom-k sample: keyed by (seed, row id), or by their index
+   * in the part ({@code index} the batch's first) when the batch has no ids.
+   */
+  static void offer(SmallestKeys sample, FeatureRows z, long[] rowIds, long index, long seed,
+      float[] row) {
+    for (int r = 0; r < z.rows(); r++) {
+      long id = rowIds != null ? rowIds[r] : index + r;
+      long key = SmallestKeys.key(seed, id);
+      if (sample.wants(key, id)) {
+        z.decode(r, row, 0);
+        sample.offer(key, id, row, 0);
+      }
+    }
+  }
+
+  /** The sampling pass's sums over a part: n, column sums, the sample. */
+  private static final class Sample implements java.io.Serializable {
+    long n;
+    final double[] colSum;
+    final SmallestKeys sample;
+
+    Sample(int m, int sketchRows) {
+      this.colSum = new double[m];
+      this.sample = new SmallestKeys(sketchRows, m);
+    }
+  }
+
+  /** The sampling pass. */
+  private record Sampling(int m, int sketchRows, long seed) implements Partitions.Pass<Sample> {
+
+    @Override
+    public Sample over(MiniBatchSource part, Executor helpers) {
+      Sample sums = new Sample(m, sketchRows);
+      float[] row = new float[m];
+      float[] ones = new float[ConjugateGradientRidge.BATCH];
+      Arrays.fill(ones, 1f);
+      float[] partial = new float[m];
+      try (MiniBatchSource.Batches batches = part.epoch(0, ConjugateGradientRidge.BATCH, 0)) {
+        while (batches.hasNext()) {
+          MiniBatch batch = batches.next();
+          FeatureRows z = batch.features();
+          Arrays.fill(partial, 0f);
+          z.accumulateTransposed(ones, 1, partial);
+          DoubleVectors.addTo(partial, sums.colSum);
+          offer(sums.sample, z, batch.rowIds(), sums.n, seed, row);
+          sums.n += batch.rows();
+        }
+      }
+      return sums;
+    }
+
+    @Override
+    public Sample plus(Sample a, Sample b) {
+      a.n += b.n;
+      DoubleVectors.addTo(b.colSum, a.colSum);
+      a.sample.addAll(b.sample);
+      return a;
+    }
+  }
+
+  /** Features m of the rows. */
+  public int features() {
+    return m;
+  }
+
   /** Rows in the sample. */
-  int rows() {
+  public int rows() {
     return s;
   }
 
   /** The shift added to lambda. */
-  double shift() {
+  public double shift() {
     return shift;
   }
 
@@ -121,6 +218,61 @@ final class SketchPreconditioner {
     factor = solver;
     factorMu = mu;
     return solver;
+  }
+
+  /**
+   * P^-1 on a model's gradient {@code g = (gT, gb)} (c m class-major weights, then c biases), as
+   * the Hessian of a loss whose curvature is about {@code curvature} would precondition it:
+   * (curvature (Zs^T Zs / s + mu I))^-1 per output, with the bias taken through the centering
+   * (the Hessian's block of weights and bias, eliminated: x_w = P^-1 (g_w - center g_b), x_b =
+   * g_b / curvature - center . x_w), so that the direction of the features' mean, the steepest of
+   * an uncentered problem, needs no iterations of its own.
+   */
+  void applyModel(double mu, double curvature, double[] g, int c, double[] out) {
+    LinearSolverDense<DMatrixRMaj> cholesky = factor(mu);
+    float[] rT = new float[c * m];
+    double[] centerR = new double[c];
+    for (int j = 0; j < c; j++) {
+      double gb = g[c * m + j];
+      double sum = 0;
+      for (int i = 0; i < m; i++) {
+        double r = g[j * m + i] - center[i] * gb;
+        rT[j * m + i] = (float) r;
+        sum += center[i] * r;
+      }
+      centerR[j] = sum;
+    }
+    float[] zr = new float[s * c];
+    FloatProducts.forward(sample, 0, s, m, rT, c, zr);
+    DMatrixRMaj y = new DMatrixRMaj(s, c);
+    for (int a = 0; a < s; a++) {
+      for (int j = 0; j < c; j++) {
+        y.data[a * c + j] = zr[a * c + j] - centerR[j];
+      }
+    }
+    DMatrixRMaj x = new DMatrixRMaj(s, c);
+    cholesky.solve(y, x);
+    float[] xf = new float[s * c];
+    double[] sumX = new double[c];
+    for (int a = 0; a < s; a++) {
+      for (int j = 0; j < c; j++) {
+        xf[a * c + j] = (float) x.data[a * c + j];
+        sumX[j] += xf[a * c + j];
+      }
+    }
+    float[] gT = new float[c * m];
+    FloatProducts.accumulateTransposed(sample, 0, s, m, xf, c, gT);
+    for (int j = 0; j < c; j++) {
+      double gb = g[c * m + j];
+      double centerW = 0;
+      for (int i = 0; i < m; i++) {
+        double r = g[j * m + i] - center[i] * gb;
+        double w = (r - (gT[j * m + i] - center[i] * sumX[j])) / mu / curvature;
+        out[j * m + i] = w;
+        centerW += center[i] * w;
+      }
+      out[c * m + j] = gb / curvature - centerW;
+    }
   }
 
   /**

@@ -92,6 +92,58 @@ class LbfgsSolverTest {
   }
 
   /**
+   * Preconditioned by a sketch: the same optimum (ridge: the closed form's J within the 1e-6 of
+   * {@link #regressionReachesTheClosedFormOptimum}; softmax: the stationarity bound of {@link
+   * #classificationReachesAStationaryPoint}) in fewer iterations than without, on m = 256
+   * features at lambda 1e-5, where the features' spectrum makes J ill-conditioned (measured:
+   * ridge 31 against 374 iterations, 3 classes 57 against 303); at most half is asserted. A
+   * preconditioner over other features is refused by name.
+   */
+  @Test
+  void aSketchPreconditionerKeepsTheOptimumInFewerIterations() {
+    int m = 256;
+    double lambda = 1e-5;
+    FeatureRows z = TrainData.featurize(TrainData.spec(D, m, 4, 2.0, 7), X, N);
+    double[] decoded = TrainData.decode(z);
+    for (int k : new int[] {1, 3}) {
+      Task task = k == 1 ? Task.REGRESSION : Task.multiclass(k);
+      MiniBatchSource source = k == 1 ? InMemoryBatches.of(z, T).ordered()
+          : InMemoryBatches.of(z, classes(k)).ordered();
+      SketchPreconditioner sketch =
+          SketchPreconditioner.sample(Partitions.of(source), 256, 5, null);
+      TrainingResult plain = LbfgsSolver.builder(task, m).l2(lambda).batchSize(128).build()
+          .train(source);
+      TrainingResult pre = LbfgsSolver.builder(task, m).l2(lambda).batchSize(128)
+          .preconditioner(sketch).build().train(source);
+      String what = task + ": preconditioned " + pre.epochs() + ", plain " + plain.epochs();
+      assertEquals(StopReason.CONVERGED, pre.stopReason(), what + " " + pre.message());
+      assertTrue(2 * pre.epochs() <= plain.epochs(), what);
+      if (k == 1) {
+        LinearModel exact = ClosedFormRidge.fit(z, T, lambda);
+        double best = TrainData.ridgeObjective(decoded, N, m, T, exact, lambda);
+        double got = TrainData.ridgeObjective(decoded, N, m, T, pre.model(), lambda);
+        assertTrue(got - best <= 1e-6 * best, what + ": J " + got + " vs optimum " + best);
+      } else {
+        FullBatchObjective objective =
+            new FullBatchObjective(Partitions.of(source), task, m, lambda, 128, null);
+        double[] g0 = new double[objective.dimension()];
+        objective.valueAndGradient(new double[objective.dimension()], g0);
+        double[] g = new double[objective.dimension()];
+        objective.valueAndGradient(flat(pre.model()), g);
+        assertTrue(maxAbs(g) <= 3e-4 * maxAbs(g0), what + ": |grad| " + maxAbs(g) + " vs "
+            + maxAbs(g0) + " at zero");
+      }
+    }
+    SketchPreconditioner other = SketchPreconditioner.sample(Partitions.of(
+        InMemoryBatches.of(TrainData.featurize(TrainData.spec(D, 32, 4, 2.0, 7), X, N), T)
+            .ordered()), 16, 5, null);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> LbfgsSolver.builder(Task.REGRESSION, m).preconditioner(other));
+    assertTrue(e.getMessage().startsWith("the preconditioner has 32 features, the model 256"),
+        e.getMessage());
+  }
+
+  /**
    * The pass's gradient against central differences of its own J, for each loss, at a random
    * point, on 12 coordinates (weights and biases). With h = 1e-3 the differences' truncation error
    * (h^2 |J'''|) and the float32 scores' rounding (~1e-7 |J| / h) are both below 1e-4; the bound
