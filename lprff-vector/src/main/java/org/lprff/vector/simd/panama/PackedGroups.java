@@ -23,7 +23,12 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p>Micro-kernels: 8 classes x 1 row, 2 classes x 2 sub-vectors, 1 class x 2 rows x 2
  * sub-vectors (the weight vector loaded once for both rows): 4 to 8 accumulators, at most 4
- * decodes per loop body (see {@link VectorProducts} on C2's inlining limits).
+ * decodes per loop body (see {@link VectorProducts} on C2's inlining limits). One class of affine
+ * rows, the full-batch solvers' case (CG's Z^T (Z v), L-BFGS's regression pass), takes the quad
+ * kernels instead ({@link #forwardQuads}, {@link #accumulateQuads}): 2 rows x 4 sub-vectors, 8
+ * accumulators, each decode an and and a conversion ({@link #quadMask}: the code lands scaled by
+ * a power of two, which the permuted weights or the final scale undo exactly), 8 decodes per
+ * loop body, which stay inlined because the decode is two JDK intrinsics and no helper.
  *
  * <p>No vector is passed to a call that C2 may leave out of line: a kernel's epilogue runs once
  * per call, so C2 judges its call sites cold and inlines only callees of at most 35 bytecodes
@@ -89,13 +94,15 @@ final class PackedGroups {
     int group = L * per;
     int tile = Math.max(group, TILE / Math.min(c, 8) / group * group);
     float[] wP = new float[c * Math.min(tile, end)];
+    // One class of affine rows: the quad kernel, on weights scaled to its decode (see permute).
+    boolean quads = c == 1 && dec == CodeDecoding.AFFINE;
     // Vector partial sums of every output, carried across tiles: part[(r*c + j) * L ..].
     float[] part = new float[n * c * L];
     int touched = 0;
     for (int t0 = 0; t0 < end; t0 += tile) {
       int len = Math.min(tile, end - t0);
-      permute(wT, m, c, t0, len, per, wP);
-      long tileAt = offset + (long) t0 / per * 4;
+      permute(wT, m, c, t0, len, per, quads ? bits : 0, wP);
+      long tileAt = offset + groupByte(t0, bits);
       int j = 0;
       while (j < c) {
         int block = c - j >= 8 ? 8 : c - j >= 2 ? 2 : 1;
@@ -107,8 +114,9 @@ final class PackedGroups {
             int p1 = r + 1 < n ? ((r + 1) * c + j) * L : -1;
             // Touch the next pair's lines while this pair is summed (0: no next pair).
             long ahead = r + 3 < n ? 2 * rowBytes : 0;
-            touched +=
-                forward1x2(z, row0, row1, ahead, bits, wP, j * len, len, group, part,
+            touched += quads
+                ? forwardQuads(z, row0, row1, ahead, bits, wP, len, group, part, r * L, p1)
+                : forward1x2(z, row0, row1, ahead, bits, wP, j * len, len, group, part,
                     (r * c + j) * L, p1, dec);
           }
         } else {
@@ -132,24 +140,98 @@ final class PackedGroups {
 
   /**
    * Weights of features [t0, t0 + len) in group order: {@code wP[j*len + g + s*L + k] = wT[j*m +
-   * t0 + g + k*per + s]} for each group start g.
+   * t0 + g + k*per + s]} for each group start g, times {@code 2^-((s mod 4) * scaleBits)}: the
+   * quad kernels ({@code scaleBits = bits}) read sub-vector s as {@code code * 2^((s mod 4) *
+   * bits)}, and the power of two cancels exactly in each product (0: no scaling).
    */
-  private static void permute(float[] wT, int m, int c, int t0, int len, int per, float[] wP) {
+  private static void permute(
+      float[] wT, int m, int c, int t0, int len, int per, int scaleBits, float[] wP) {
     for (int j = 0; j < c; j++) {
       int src = j * m + t0;
       int dst = j * len;
       for (int g = 0; g < len; g += L * per) {
         for (int s = 0; s < per; s++) {
+          // 2^-((s mod 4) scaleBits), at least 2^-12: a normal float, and the product exact.
+          float scale = Float.intBitsToFloat(127 - (s & 3) * scaleBits << 23);
           for (int k = 0; k < L; k++) {
-            wP[dst + g + s * L + k] = wT[src + g + k * per + s];
+            wP[dst + g + s * L + k] = wT[src + g + k * per + s] * scale;
           }
         }
       }
     }
   }
 
-  private static IntVector group(MemorySegment z, long row, int g, int per) {
-    return IntVector.fromMemorySegment(INT, z, row + (long) g / per * 4, ByteOrder.LITTLE_ENDIAN);
+  /**
+   * The mask of sub-vector s + q of a quad, {@code mask << q * bits}. A quad is the sub-vectors
+   * s..s+3 of a group (s a multiple of 4; {@code per = 32 / bits >= 8} for the grouped widths):
+   * with the group's ints shifted right by {@code s * bits} once, sub-vector s + q is {@code
+   * shifted & (mask << q * bits)}, which converts exactly to {@code code * 2^(q * bits)} (at most b
+   * significant bits, and non-negative: after a shift by s >= 4 codes, or for s = 0 below bit 16).
+   * Two vector ops per decode (and, convert) instead of three.
+   */
+  private static IntVector quadMask(int mask, int shift) {
+    return IntVector.broadcast(INT, mask << shift);
+  }
+
+  private static FloatVector quad(IntVector shifted, IntVector mask) {
+    return (FloatVector) shifted.and(mask).convert(VectorOperators.I2F, 0);
+  }
+
+  /**
+   * One class of affine rows, 2 rows x one quad of sub-vectors per step (8 accumulators: two FMA
+   * ports x latency 4), on weights permuted with {@code scaleBits = bits}. Reads ahead like
+   * {@link #forward1x2}. Sums of {@code code * w} in a different order than forward1x2's, with the
+   * same products (the scaling is exact).
+   */
+  private static int forwardQuads(
+      MemorySegment z, long row0, long row1, long ahead, int bits, float[] wP, int len,
+      int group, float[] part, int p0, int p1) {
+    int mask = (1 << bits) - 1;
+    IntVector m0 = quadMask(mask, 0), m1 = quadMask(mask, bits);
+    IntVector m2 = quadMask(mask, 2 * bits), m3 = quadMask(mask, 3 * bits);
+    int per = 32 / bits;
+    FloatVector a0 = w(part, p0), b0 = p1 >= 0 ? w(part, p1) : FloatVector.zero(F);
+    FloatVector a1 = FloatVector.zero(F), a2 = a1, a3 = a1, b1 = a1, b2 = a1, b3 = a1;
+    int touched = 0;
+    // One flat loop over quads (see forward8).
+    for (int at = 0; at < len; at += 4 * L) {
+      int g = at & -group;
+      long line = groupByte(g, bits);
+      touched += z.get(ValueLayout.JAVA_INT_UNALIGNED, row0 + ahead + line)
+          + z.get(ValueLayout.JAVA_INT_UNALIGNED, row1 + ahead + line);
+      int sh = (at - g) / L * bits;
+      IntVector u = group(z, row0, g, bits).lanewise(VectorOperators.LSHR, sh);
+      IntVector v = group(z, row1, g, bits).lanewise(VectorOperators.LSHR, sh);
+      FloatVector w0 = w(wP, at), w1 = w(wP, at + L), w2 = w(wP, at + 2 * L);
+      FloatVector w3 = w(wP, at + 3 * L);
+      a0 = quad(u, m0).fma(w0, a0);
+      a1 = quad(u, m1).fma(w1, a1);
+      a2 = quad(u, m2).fma(w2, a2);
+      a3 = quad(u, m3).fma(w3, a3);
+      b0 = quad(v, m0).fma(w0, b0);
+      b1 = quad(v, m1).fma(w1, b1);
+      b2 = quad(v, m2).fma(w2, b2);
+      b3 = quad(v, m3).fma(w3, b3);
+    }
+    a0.add(a1).add(a2.add(a3)).intoArray(part, p0);
+    if (p1 >= 0) {
+      b0.add(b1).add(b2.add(b3)).intoArray(part, p1);
+    }
+    return touched;
+  }
+
+  /**
+   * The ints of the group at feature g (a multiple of the group size) of the row at {@code row}.
+   * Its byte offset is {@code g * bits / 8}, a multiply and a shift: {@code g / per * 4} was an
+   * integer division per loop trip in the flat kernels, per being no constant.
+   */
+  private static IntVector group(MemorySegment z, long row, int g, int bits) {
+    return IntVector.fromMemorySegment(INT, z, row + groupByte(g, bits), ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /** Byte offset of feature g of a row when g starts a group (or a whole int): g * bits / 8. */
+  private static long groupByte(int g, int bits) {
+    return (long) g * bits >>> 3;
   }
 
   /** The values of the codes in the low bits of each lane (see {@link CodeDecoding}). */
@@ -178,7 +260,7 @@ final class PackedGroups {
     // One flat loop (the group re-read from L1 for each of its sub-vectors) rather than a loop
     // of per = 32 / bits iterations per group: C2 unrolls it and hoists its range checks.
     for (int at = 0; at < len; at += L) {
-      IntVector v = group(z, row, at & -group, per);
+      IntVector v = group(z, row, at & -group, bits);
       IntVector shifted = v.lanewise(VectorOperators.LSHR, (at / L & (per - 1)) * bits);
       FloatVector x = low(shifted, mask, kind, t0, t1);
       a0 = x.fma(w(wP, w0 + at), a0);
@@ -212,7 +294,7 @@ final class PackedGroups {
     FloatVector a1 = FloatVector.zero(F), b1 = a1;
     int w1 = w0 + len;
     for (int g = 0; g < len; g += group) {
-      IntVector v = group(z, row, g, per);
+      IntVector v = group(z, row, g, bits);
       for (int at = g; at < g + group; at += 2 * L) {
         FloatVector x0 = low(v, mask, kind, t0, t1);
         FloatVector x1 = low(v.lanewise(VectorOperators.LSHR, bits), mask, kind, t0, t1);
@@ -248,11 +330,11 @@ final class PackedGroups {
     FloatVector a1 = FloatVector.zero(F), b1 = a1;
     int touched = 0;
     for (int g = 0; g < len; g += group) {
-      long line = (long) g / per * 4;
+      long line = groupByte(g, bits);
       touched += z.get(ValueLayout.JAVA_INT_UNALIGNED, row0 + ahead + line)
           + z.get(ValueLayout.JAVA_INT_UNALIGNED, row1 + ahead + line);
-      IntVector u = group(z, row0, g, per);
-      IntVector v = group(z, row1, g, per);
+      IntVector u = group(z, row0, g, bits);
+      IntVector v = group(z, row1, g, bits);
       for (int at = g; at < g + group; at += 2 * L) {
         FloatVector wa = w(wP, w0 + at);
         FloatVector wb = w(wP, w0 + at + L);
@@ -297,8 +379,18 @@ final class PackedGroups {
     int j = 0;
     while (j < c) {
       int block = c - j >= 8 ? 8 : c - j >= 2 ? 2 : 1;
+      if (block == 1 && dec == CodeDecoding.AFFINE) {
+        for (int g = 0; g < end; g += group) {
+          long at = offset + groupByte(g, bits);
+          for (int s = 0; s < per; s += 4) {
+            accumulateQuads(z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes);
+          }
+        }
+        j += block;
+        continue;
+      }
       for (int g = 0; g < end; g += group) {
-        long at = offset + (long) g / per * 4;
+        long at = offset + groupByte(g, bits);
         for (int s = 0; s < per; s += block == 8 ? 1 : 2) {
           switch (block) {
             case 8 ->
@@ -350,7 +442,7 @@ final class PackedGroups {
     long row = at;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
-      IntVector v = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      IntVector v = group(z, row, 0, bits).lanewise(VectorOperators.LSHR, sh);
       FloatVector x = low(v, mask, kind, t0, t1);
       a0 = x.fma(dj(d, dr), a0);
       a1 = x.fma(dj(d, dr + 1), a1);
@@ -385,7 +477,7 @@ final class PackedGroups {
     long row = at;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
-      IntVector v = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      IntVector v = group(z, row, 0, bits).lanewise(VectorOperators.LSHR, sh);
       FloatVector x0 = low(v, mask, kind, t0, t1);
       FloatVector x1 = low(v.lanewise(VectorOperators.LSHR, bits), mask, kind, t0, t1);
       FloatVector d0 = dj(d, dr), d1 = dj(d, dr + 1);
@@ -404,6 +496,59 @@ final class PackedGroups {
     scatterAdd(lanes, 2, j, gT, m, g, per, s + 1);
   }
 
+  /**
+   * Class j of affine rows x the quad of sub-vectors s..s+3 of one group (see {@link
+   * #quadMasks}), rows in pairs: 8 accumulators. Sub-vector s + q sums {@code code * 2^(q * bits)
+   * * d}, so its scale is {@code step * 2^-(q * bits)}: exact, the sums' bits are those of the
+   * unscaled codes.
+   */
+  private static void accumulateQuads(
+      MemorySegment z, long at, long rowBytes, int n, int bits, int s, float[] d, int c, int j,
+      float step, float[] shift, float[] gT, int m, int g, float[] lanes) {
+    int mask = (1 << bits) - 1;
+    IntVector m0 = quadMask(mask, 0), m1 = quadMask(mask, bits);
+    IntVector m2 = quadMask(mask, 2 * bits), m3 = quadMask(mask, 3 * bits);
+    int sh = s * bits;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+    FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    long row = at;
+    int dr = j;
+    int r = 0;
+    for (; r + 2 <= n; r += 2, row += 2 * rowBytes, dr += 2 * c) {
+      IntVector u = group(z, row, 0, bits).lanewise(VectorOperators.LSHR, sh);
+      IntVector v = group(z, row + rowBytes, 0, bits).lanewise(VectorOperators.LSHR, sh);
+      FloatVector d0 = dj(d, dr), d1 = dj(d, dr + c);
+      a0 = quad(u, m0).fma(d0, a0);
+      a1 = quad(u, m1).fma(d0, a1);
+      a2 = quad(u, m2).fma(d0, a2);
+      a3 = quad(u, m3).fma(d0, a3);
+      b0 = quad(v, m0).fma(d1, b0);
+      b1 = quad(v, m1).fma(d1, b1);
+      b2 = quad(v, m2).fma(d1, b2);
+      b3 = quad(v, m3).fma(d1, b3);
+    }
+    if (r < n) {
+      IntVector u = group(z, row, 0, bits).lanewise(VectorOperators.LSHR, sh);
+      FloatVector d0 = dj(d, dr);
+      a0 = quad(u, m0).fma(d0, a0);
+      a1 = quad(u, m1).fma(d0, a1);
+      a2 = quad(u, m2).fma(d0, a2);
+      a3 = quad(u, m3).fma(d0, a3);
+    }
+    float sj = shift[j];
+    a0.add(b0).fma(step, sj).intoArray(lanes, 0);
+    a1.add(b1).fma(Math.scalb(step, -bits), sj).intoArray(lanes, L);
+    a2.add(b2).fma(Math.scalb(step, -2 * bits), sj).intoArray(lanes, 2 * L);
+    a3.add(b3).fma(Math.scalb(step, -3 * bits), sj).intoArray(lanes, 3 * L);
+    int per = 32 / bits;
+    for (int q = 0; q < 4; q++) {
+      int to = j * m + g + s + q;
+      for (int k = 0; k < L; k++) {
+        gT[to + k * per] += lanes[q * L + k];
+      }
+    }
+  }
+
   /** Class j x sub-vectors s, s+1 of one group, rows in pairs (4 independent accumulators). */
   private static void accumulate1(
       MemorySegment z, long at, long rowBytes, int n, int bits, int s, float[] d, int c, int j,
@@ -418,8 +563,8 @@ final class PackedGroups {
     int dr = j;
     int r = 0;
     for (; r + 2 <= n; r += 2, row += 2 * rowBytes, dr += 2 * c) {
-      IntVector u = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
-      IntVector v = group(z, row + rowBytes, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      IntVector u = group(z, row, 0, bits).lanewise(VectorOperators.LSHR, sh);
+      IntVector v = group(z, row + rowBytes, 0, bits).lanewise(VectorOperators.LSHR, sh);
       FloatVector d0 = dj(d, dr), d1 = dj(d, dr + c);
       a0 = low(u, mask, kind, t0, t1).fma(d0, a0);
       a1 = low(u.lanewise(VectorOperators.LSHR, bits), mask, kind, t0, t1).fma(d0, a1);
@@ -427,7 +572,7 @@ final class PackedGroups {
       b1 = low(v.lanewise(VectorOperators.LSHR, bits), mask, kind, t0, t1).fma(d1, b1);
     }
     if (r < n) {
-      IntVector u = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      IntVector u = group(z, row, 0, bits).lanewise(VectorOperators.LSHR, sh);
       FloatVector d0 = dj(d, dr);
       a0 = low(u, mask, kind, t0, t1).fma(d0, a0);
       a1 = low(u.lanewise(VectorOperators.LSHR, bits), mask, kind, t0, t1).fma(d0, a1);
