@@ -410,6 +410,15 @@ public final class FeatureFileBatches implements MiniBatchSource, AutoCloseable 
     return schema.spec().bits();
   }
 
+  /**
+   * Mapped and not gathered (order SEQUENTIAL or BLOCKS): a batch's features are a slice of the
+   * mapping, valid until the source is closed.
+   */
+  @Override
+  public boolean featuresOutliveBatch() {
+    return access == Access.MAPPED && order != Order.ROWS;
+  }
+
   /** Rows in the file: the rows of every epoch. */
   @Override
   public long rows() {

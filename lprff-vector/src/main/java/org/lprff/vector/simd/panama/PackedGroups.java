@@ -3,10 +3,13 @@ package org.lprff.vector.simd.panama;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
+import org.lprff.vector.layout.PackedLayout;
+import org.lprff.vector.simd.spi.ProductsBody;
 
 /**
  * Packed codes read a group at a time, for {@link VectorProducts}. A group is {@code LANES} ints
@@ -351,6 +354,191 @@ final class PackedGroups {
       b0.add(b1).intoArray(part, p1);
     }
     return touched;
+  }
+
+  // ---------------------------------------------------- fused blocks of one pass
+
+  /**
+   * The fused row blocks of one class of affine 1-, 2- and 4-bit rows ({@link
+   * VectorProducts#rowBlocks}): the weights permuted and scaled once per pass, then per block of
+   * {@value #BLOCK_ROWS} rows the forward quads ({@link #forwardQuads}, two rows a call) and the
+   * transposed ones ({@link #accumulatePair}, two rows a call) while the block's 8 KiB of
+   * codes (m = 4096, 4 bits) are in L1. The transposed sums stay in group order in the thread's
+   * work array for the whole of its rows, so a block adds whole vectors to it (loaded, four rows
+   * added, stored) and nothing is scattered until {@link #drain}, once per chunk of rows.
+   *
+   * <p>Work: [0, end) the sums of {@code code * 2^(q * bits) * d} in group order (q = s mod 4, as
+   * the quad decode leaves them), [end, m) the tail's sums of {@code code * d} in feature order,
+   * [m] the sum of d, then 2 LANES floats of the forward kernel's lanes.
+   */
+  static final class QuadBlocks implements ProductsBody.RowBlocks {
+
+    /** Rows of a block: 8 KiB of 4-bit codes at m = 4096, in L1 with the weights or sums. */
+    static final int BLOCK_ROWS = 4;
+
+    private final int m;
+    private final int bits;
+    private final int end;
+    private final float lo;
+    private final float step;
+    private final float loSumW;
+    private final float[] wT;
+    private final float[] wP;
+
+    /** @param loSumW {@code lo * sum_i wT[i]}: the forward's affine term */
+    QuadBlocks(int m, int bits, float lo, float step, float[] wT, float loSumW) {
+      this.m = m;
+      this.bits = bits;
+      this.end = groupEnd(m, bits);
+      this.lo = lo;
+      this.step = step;
+      this.loSumW = loSumW;
+      this.wT = wT.clone();
+      this.wP = new float[end];
+      permute(wT, m, 1, 0, end, 32 / bits, bits, wP);
+    }
+
+    @Override
+    public int blockRows() {
+      return BLOCK_ROWS;
+    }
+
+    @Override
+    public float[] work() {
+      return new float[m + 1 + 2 * L];
+    }
+
+    @Override
+    public void forward(MemorySegment z, long offset, int n, float[] y, float[] work) {
+      long rowBytes = PackedLayout.rowBytes(m, bits);
+      int lanes = m + 1;
+      for (int r = 0; r < n; r += 2) {
+        long row0 = offset + r * rowBytes;
+        long row1 = r + 1 < n ? row0 + rowBytes : row0;
+        forwardPair(z, row0, row1, bits, wP, end, groupSize(bits), work, lanes);
+        y[r] = affine(z, row0, work, lanes);
+        if (r + 1 < n) {
+          y[r + 1] = affine(z, row1, work, lanes + L);
+        }
+      }
+    }
+
+    /** {@code step * (sum of the lanes at work[at..] + the tail's codes times w) + lo sum w}. */
+    private float affine(MemorySegment z, long row, float[] work, int at) {
+      float sum = PackedLanes.sumLanes(work, at);
+      for (int i = end; i < m; i++) {
+        sum += PackedLayout.code(z, row, bits, i) * wT[i];
+      }
+      return Math.fma(step, sum, loSumW);
+    }
+
+    @Override
+    public void accumulate(MemorySegment z, long offset, int n, float[] d, float[] work) {
+      long rowBytes = PackedLayout.rowBytes(m, bits);
+      int group = groupSize(bits);
+      for (int r = 0; r < n; r += 2) {
+        long row0 = offset + r * rowBytes;
+        // An odd last row is paired with itself, with d = 0: one loop shape for every block.
+        boolean pair = r + 1 < n;
+        accumulatePair(z, row0, pair ? row0 + rowBytes : row0, bits, d[r], pair ? d[r + 1] : 0f,
+            work, end, group);
+      }
+      for (int r = 0; r < n; r++) {
+        long row = offset + r * rowBytes;
+        for (int i = end; i < m; i++) {
+          work[i] += PackedLayout.code(z, row, bits, i) * d[r];
+        }
+        work[m] += d[r];
+      }
+    }
+
+    @Override
+    public void drain(float[] work, float[] gT) {
+      int per = 32 / bits;
+      int group = groupSize(bits);
+      float shift = lo * work[m];
+      float[] scale = new float[4];
+      for (int q = 0; q < 4; q++) {
+        scale[q] = Math.scalb(step, -q * bits);
+      }
+      for (int g = 0; g < end; g += group) {
+        for (int s = 0; s < per; s++) {
+          float sq = scale[s & 3];
+          int from = g + s * L;
+          for (int k = 0; k < L; k++) {
+            gT[g + k * per + s] += Math.fma(work[from + k], sq, shift);
+          }
+        }
+      }
+      for (int i = end; i < m; i++) {
+        gT[i] += Math.fma(work[i], step, shift);
+      }
+      Arrays.fill(work, 0, m + 1, 0f);
+    }
+  }
+
+  /**
+   * {@link #forwardQuads} for a block's pair of rows: from zero, its two sums' lanes stored to
+   * {@code part[p..]} and {@code part[p + L..]}, and no reads ahead: a pass's rows are one
+   * contiguous stream per chunk, which the hardware prefetcher follows (the reads ahead cost
+   * 2 scalar loads per quad).
+   */
+  private static void forwardPair(
+      MemorySegment z, long row0, long row1, int bits, float[] wP, int end, int group,
+      float[] part, int p) {
+    int mask = (1 << bits) - 1;
+    IntVector m0 = quadMask(mask, 0), m1 = quadMask(mask, bits);
+    IntVector m2 = quadMask(mask, 2 * bits), m3 = quadMask(mask, 3 * bits);
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+    FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    for (int at = 0; at < end; at += 4 * L) {
+      int g = at & -group;
+      int sh = (at - g) / L * bits;
+      IntVector u = group(z, row0, g, bits).lanewise(VectorOperators.LSHR, sh);
+      IntVector v = group(z, row1, g, bits).lanewise(VectorOperators.LSHR, sh);
+      FloatVector w0 = w(wP, at), w1 = w(wP, at + L), w2 = w(wP, at + 2 * L);
+      FloatVector w3 = w(wP, at + 3 * L);
+      a0 = quad(u, m0).fma(w0, a0);
+      a1 = quad(u, m1).fma(w1, a1);
+      a2 = quad(u, m2).fma(w2, a2);
+      a3 = quad(u, m3).fma(w3, a3);
+      b0 = quad(v, m0).fma(w0, b0);
+      b1 = quad(v, m1).fma(w1, b1);
+      b2 = quad(v, m2).fma(w2, b2);
+      b3 = quad(v, m3).fma(w3, b3);
+    }
+    a0.add(a1).add(a2.add(a3)).intoArray(part, p);
+    b0.add(b1).add(b2.add(b3)).intoArray(part, p + L);
+  }
+
+  /**
+   * Two rows' quads added to the group-ordered sums {@code acc[0, end)}: per quad of 4 LANES
+   * features, the 4 sums loaded, row 0 added by FMA, row 1's products added to that, the sums
+   * stored. 8 decodes per loop body, each an and and a conversion ({@link #quadMask}); four rows
+   * in one body (16 decodes) exceed C2's NodeCountInliningCutoff, which then leaves {@link #quad}
+   * out of line and boxes every vector.
+   */
+  private static void accumulatePair(
+      MemorySegment z, long row0, long row1, int bits, float e0, float e1, float[] acc, int end,
+      int group) {
+    int mask = (1 << bits) - 1;
+    IntVector m0 = quadMask(mask, 0), m1 = quadMask(mask, bits);
+    IntVector m2 = quadMask(mask, 2 * bits), m3 = quadMask(mask, 3 * bits);
+    FloatVector d0 = FloatVector.broadcast(F, e0), d1 = FloatVector.broadcast(F, e1);
+    for (int at = 0; at < end; at += 4 * L) {
+      int g = at & -group;
+      int sh = (at - g) / L * bits;
+      IntVector u = group(z, row0, g, bits).lanewise(VectorOperators.LSHR, sh);
+      IntVector v = group(z, row1, g, bits).lanewise(VectorOperators.LSHR, sh);
+      FloatVector a0 = quad(u, m0).fma(d0, w(acc, at));
+      FloatVector a1 = quad(u, m1).fma(d0, w(acc, at + L));
+      FloatVector a2 = quad(u, m2).fma(d0, w(acc, at + 2 * L));
+      FloatVector a3 = quad(u, m3).fma(d0, w(acc, at + 3 * L));
+      quad(v, m0).fma(d1, a0).intoArray(acc, at);
+      quad(v, m1).fma(d1, a1).intoArray(acc, at + L);
+      quad(v, m2).fma(d1, a2).intoArray(acc, at + 2 * L);
+      quad(v, m3).fma(d1, a3).intoArray(acc, at + 3 * L);
+    }
   }
 
   // ---------------------------------------------------- transposed accumulate

@@ -1,7 +1,6 @@
 package org.lprff.vector.train.fullbatch;
 
 import java.util.concurrent.Executor;
-import org.lprff.vector.stream.MiniBatch;
 import org.lprff.vector.stream.MiniBatchSource;
 import org.lprff.vector.stream.Partitions;
 import org.lprff.vector.train.loss.Loss;
@@ -101,20 +100,8 @@ final class FullBatchObjective {
 
     @Override
     public Sums over(MiniBatchSource part, Executor helpers) {
-      int c = loss.outputs();
-      ChunkedProducts products = new ChunkedProducts(features, c, batchSize, helpers);
-      double[] grad = new double[features * c + c];
-      double lossSum = 0;
-      long n = 0;
-      try (MiniBatchSource.Batches batches = part.epoch(0, batchSize, 0)) {
-        while (batches.hasNext()) {
-          MiniBatch batch = batches.next();
-          loss.checkLabels(batch.rows(), batch.targets(), batch.classes(), batch.rowIds());
-          lossSum += products.addLossGradient(batch, loss, wT, bias, grad);
-          n += batch.rows();
-        }
-      }
-      return new Sums(lossSum, grad, n);
+      return new ChunkedProducts(features, loss.outputs(), batchSize, helpers)
+          .lossGradient(part, loss, wT, bias);
     }
 
     @Override
