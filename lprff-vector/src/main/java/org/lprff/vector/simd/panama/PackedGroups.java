@@ -31,7 +31,8 @@ import org.lprff.vector.simd.spi.ProductsBody;
  * kernels instead ({@link #forwardQuads}, {@link #accumulateQuads}): 2 rows x 4 sub-vectors, 8
  * accumulators, each decode an and and a conversion ({@link #quadMask}: the code lands scaled by
  * a power of two, which the permuted weights or the final scale undo exactly), 8 decodes per
- * loop body, which stay inlined because the decode is two JDK intrinsics and no helper.
+ * loop body, which stay inlined because the decode is two JDK intrinsics and no helper. A
+ * full-batch pass runs them fused, 4 rows a block ({@link QuadBlocks}).
  *
  * <p>No vector is passed to a call that C2 may leave out of line: a kernel's epilogue runs once
  * per call, so C2 judges its call sites cold and inlines only callees of at most 35 bytecodes

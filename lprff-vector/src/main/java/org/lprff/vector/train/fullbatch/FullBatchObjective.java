@@ -14,13 +14,13 @@ import org.lprff.vector.train.model.LinearModel;
  * <pre>  J(x) = (1/n) sum_r loss(z_r W + b, label_r) + (lambda/2) ||W||^2</pre>
  *
  * and its gradient, in one pass ({@link LossGradient}, run on every part of the rows and
- * added): each chunk of a mini-batch's rows is read by the forward product and at once by the
- * transposed accumulate, while it is hot, and never decoded to floats; the chunks run over cores
- * ({@link ChunkedProducts}). Partial sums are added in double, in a part's order for (epoch 0,
- * batch size, seed 0) and chunk order, the same on every pass and for any thread count, so on
- * one local part a given x always gives the same J and gradient, bit for bit (a cluster adds its
- * parts' sums in the order they arrive). Memory: per chunk of a batch, its scores, their gradient
- * and a c m partial, whatever n.
+ * added): each block of a chunk of a mini-batch's rows is read by the forward product and at
+ * once by the transposed accumulate, while it is in L1, and never decoded to floats; the chunks
+ * run over cores ({@link ChunkedProducts}). Partial sums are added in double, in a part's order
+ * for (epoch 0, batch size, seed 0) and chunk order, the same on every pass and for any thread
+ * count, so on one local part a given x always gives the same J and gradient, bit for bit (a
+ * cluster adds its parts' sums in the order they arrive). Memory: per chunk of a window of
+ * batches, a c m partial, whatever n.
  */
 final class FullBatchObjective {
 
