@@ -53,7 +53,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *       nothing but FMAs is timed. The secondary result {@code fmaPeak:laneFmas} is lane
  *       multiply-adds per second (one per lane per FMA instruction).
  *   <li>{@link #onePass}: the library's own full-batch objective (forward product, loss gradient,
- *       transposed accumulate, fused per chunk of 256 rows) over 43,152 x 4096 4-bit packed rows
+ *       transposed accumulate, fused per block of rows in chunks of 256) over 43,152 x 4096 4-bit packed rows
  *       ({@code bits = 4}) or float32 rows of the same shape ({@code bits = 32}, 707 MB: above
  *       the last-level cache, so memory bound) in native memory, through the public API only: {@code LbfgsSolver} (REGRESSION, l2 =
  *       1e-4, {@code maxIterations(1)}) trained from zero weights on an ordered {@link

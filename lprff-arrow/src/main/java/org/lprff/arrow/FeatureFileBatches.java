@@ -67,7 +67,8 @@ import org.lprff.vector.stream.Shuffle;
  * read as class indices, each of which must be an integer (else {@link IllegalArgumentException}
  * naming the file, the row and the value).
  *
- * <p>A batch is valid until its iterator advances; starting another epoch ends the current one
+ * <p>A batch is valid until its iterator advances (its features, mapped and in order SEQUENTIAL
+ * or BLOCKS, until the source is closed: {@link #featuresOutliveBatch()}); starting another epoch ends the current one
  * (its iterator then throws {@link ConcurrentModificationException}), and {@link #close()}
  * invalidates every batch. <b>One thread at a time</b>: the thread that starts an epoch iterates
  * it, and until it closes the epoch ({@code Batches.close()}), another thread's {@link #epoch}
@@ -408,6 +409,15 @@ public final class FeatureFileBatches implements MiniBatchSource, AutoCloseable 
   @Override
   public int bits() {
     return schema.spec().bits();
+  }
+
+  /**
+   * Mapped and not gathered (order SEQUENTIAL or BLOCKS): a batch's features are a slice of the
+   * mapping, valid until the source is closed.
+   */
+  @Override
+  public boolean featuresOutliveBatch() {
+    return access == Access.MAPPED && order != Order.ROWS;
   }
 
   /** Rows in the file: the rows of every epoch. */

@@ -106,7 +106,7 @@ public final class Suite {
           "bits=1,4,8,16", "bits=1,2,4,8,16"),
       new Entry(Part.KERNELS, "QuantizeBenchmark\\.stochasticScalar", null, "bits=4"),
       new Entry(Part.KERNELS, "PackedProductsBenchmark\\.(forward|accumulate)Vector",
-          "bits=1,4,8,32 classes=1", "bits=1,2,4,8,16,32 classes=1,10"),
+          "bits=1,4,8,32 classes=1,10", "bits=1,2,4,8,16,32 classes=1,10"),
       // Codebook rows (values levels[code], Lloyd-Max) beside the affine rows of the same shapes.
       new Entry(Part.KERNELS, "PackedProductsBenchmark\\.(forward|accumulate)Vector", null,
           "decoding=codebook bits=1,4,8 classes=1,10"),

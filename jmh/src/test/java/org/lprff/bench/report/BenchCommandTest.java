@@ -74,8 +74,10 @@ class BenchCommandTest {
     assertTrue(quickCount > 20 && quickCount < fullCount, quickCount + " / " + fullCount);
     Outcome list = run("--quick", "--list", "--only", "PackedProductsBenchmark");
     assertEquals(0, list.code(), list.err());
-    // forward and accumulate x bits 1, 4, 8, 32 x classes 1.
-    assertTrue(list.out().contains("8 benchmarks"), list.out());
+    // forward and accumulate x bits 1, 4, 8, 32 x classes 1, 10.
+    assertTrue(list.out().contains("16 benchmarks"), list.out());
+    assertTrue(list.out().contains("PackedProductsBenchmark.forwardVector classes=10 bits=4"),
+        list.out());
     assertTrue(list.out().contains("PackedProductsBenchmark.forwardVector classes=1 bits=32"),
         list.out());
     // The scikit-learn shapes are the featurizer's (d, m, rows).

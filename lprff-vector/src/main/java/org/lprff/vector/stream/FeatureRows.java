@@ -10,6 +10,7 @@ import org.lprff.vector.codec.QuantizationScale;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.layout.PackedLayout;
 import org.lprff.vector.layout.LittleEndian;
+import org.lprff.vector.products.BlockProducts;
 import org.lprff.vector.products.FloatProducts;
 import org.lprff.vector.products.PackedProducts;
 
@@ -91,6 +92,15 @@ public sealed interface FeatureRows
   /** {@code gT[j*m + i] += sum_r z[r][i] d[r*c + j]} (adds). */
   void accumulateTransposed(float[] d, int c, float[] gT);
 
+  /**
+   * The fused block products of a pass over rows of this layout at weights {@code wT} (c
+   * outputs), or null where there are none (codebook and condensed rows: use {@link #forward} and
+   * {@link #accumulateTransposed}). They read any rows of the same layout, not only these.
+   */
+  default BlockProducts blocks(float[] wT, int c) {
+    return null;
+  }
+
   /** Writes the m feature values of row r (decoded for packed rows) to {@code out[off..off+m)}. */
   void decode(int row, float[] out, int off);
 
@@ -159,6 +169,11 @@ public sealed interface FeatureRows
     }
 
     @Override
+    public BlockProducts blocks(float[] wT, int c) {
+      return BlockProducts.packed(features(), packed.scale(), wT, c);
+    }
+
+    @Override
     public void decode(int row, float[] out, int off) {
       checkRow(row, rows());
       PackedFeatures.unpack(
@@ -212,6 +227,11 @@ public sealed interface FeatureRows
     @Override
     public void accumulateTransposed(float[] d, int c, float[] gT) {
       FloatProducts.accumulateTransposed(segment, byteOffset, rows, features, d, c, gT);
+    }
+
+    @Override
+    public BlockProducts blocks(float[] wT, int c) {
+      return BlockProducts.float32(features, wT, c);
     }
 
     @Override

@@ -95,6 +95,12 @@ public final class InMemoryBatches implements MiniBatchSource {
     return rows.rows();
   }
 
+  /** Ordered: the batches' features are views of the stored rows. */
+  @Override
+  public boolean featuresOutliveBatch() {
+    return !shuffle;
+  }
+
   @Override
   public Batches epoch(int epoch, int batchSize, long seed) {
     MiniBatchSource.checkEpoch(epoch, batchSize);

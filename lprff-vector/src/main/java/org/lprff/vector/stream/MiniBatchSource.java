@@ -30,6 +30,17 @@ public interface MiniBatchSource {
   long rows();
 
   /**
+   * True if a batch's features stay valid until its epoch's iterator is closed, not only until
+   * it advances (its labels, ids and the batch object still do not): views of rows that do not
+   * move, e.g. an ordered in-memory source or a mapped file read in order. A full-batch pass then
+   * holds the features of several batches at once (copying their labels) and runs them in one
+   * fork/join. False by default.
+   */
+  default boolean featuresOutliveBatch() {
+    return false;
+  }
+
+  /**
    * The batches of epoch {@code epoch} (>= 0), at most {@code batchSize} (>= 1) rows each,
    * shuffled from {@code seed} if the source shuffles.
    */

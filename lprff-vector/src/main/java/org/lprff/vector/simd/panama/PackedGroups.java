@@ -3,10 +3,13 @@ package org.lprff.vector.simd.panama;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
+import org.lprff.vector.layout.PackedLayout;
+import org.lprff.vector.simd.spi.ProductsBody;
 
 /**
  * Packed codes read a group at a time, for {@link VectorProducts}. A group is {@code LANES} ints
@@ -23,7 +26,13 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p>Micro-kernels: 8 classes x 1 row, 2 classes x 2 sub-vectors, 1 class x 2 rows x 2
  * sub-vectors (the weight vector loaded once for both rows): 4 to 8 accumulators, at most 4
- * decodes per loop body (see {@link VectorProducts} on C2's inlining limits).
+ * decodes per loop body (see {@link VectorProducts} on C2's inlining limits). One class of affine
+ * rows, the full-batch solvers' case (CG's Z^T (Z v), L-BFGS's regression pass), takes the quad
+ * kernels instead ({@link #forwardQuads}, {@link #accumulateQuads}): 2 rows x 4 sub-vectors, 8
+ * accumulators, each decode an and and a conversion ({@link #quadMask}: the code lands scaled by
+ * a power of two, which the permuted weights or the final scale undo exactly), 8 decodes per
+ * loop body, which stay inlined because the decode is two JDK intrinsics and no helper. A
+ * full-batch pass runs them fused, 4 rows a block ({@link QuadBlocks}).
  *
  * <p>No vector is passed to a call that C2 may leave out of line: a kernel's epilogue runs once
  * per call, so C2 judges its call sites cold and inlines only callees of at most 35 bytecodes
@@ -89,13 +98,15 @@ final class PackedGroups {
     int group = L * per;
     int tile = Math.max(group, TILE / Math.min(c, 8) / group * group);
     float[] wP = new float[c * Math.min(tile, end)];
+    // One class of affine rows: the quad kernel, on weights scaled to its decode (see permute).
+    boolean quads = c == 1 && dec == CodeDecoding.AFFINE;
     // Vector partial sums of every output, carried across tiles: part[(r*c + j) * L ..].
     float[] part = new float[n * c * L];
     int touched = 0;
     for (int t0 = 0; t0 < end; t0 += tile) {
       int len = Math.min(tile, end - t0);
-      permute(wT, m, c, t0, len, per, wP);
-      long tileAt = offset + (long) t0 / per * 4;
+      permute(wT, m, c, t0, len, per, quads ? bits : 0, wP);
+      long tileAt = offset + groupByte(t0, bits);
       int j = 0;
       while (j < c) {
         int block = c - j >= 8 ? 8 : c - j >= 2 ? 2 : 1;
@@ -107,8 +118,9 @@ final class PackedGroups {
             int p1 = r + 1 < n ? ((r + 1) * c + j) * L : -1;
             // Touch the next pair's lines while this pair is summed (0: no next pair).
             long ahead = r + 3 < n ? 2 * rowBytes : 0;
-            touched +=
-                forward1x2(z, row0, row1, ahead, bits, wP, j * len, len, group, part,
+            touched += quads
+                ? forwardQuads(z, row0, row1, ahead, bits, wP, len, group, part, r * L, p1)
+                : forward1x2(z, row0, row1, ahead, bits, wP, j * len, len, group, part,
                     (r * c + j) * L, p1, dec);
           }
         } else {
@@ -132,24 +144,98 @@ final class PackedGroups {
 
   /**
    * Weights of features [t0, t0 + len) in group order: {@code wP[j*len + g + s*L + k] = wT[j*m +
-   * t0 + g + k*per + s]} for each group start g.
+   * t0 + g + k*per + s]} for each group start g, times {@code 2^-((s mod 4) * scaleBits)}: the
+   * quad kernels ({@code scaleBits = bits}) read sub-vector s as {@code code * 2^((s mod 4) *
+   * bits)}, and the power of two cancels exactly in each product (0: no scaling).
    */
-  private static void permute(float[] wT, int m, int c, int t0, int len, int per, float[] wP) {
+  private static void permute(
+      float[] wT, int m, int c, int t0, int len, int per, int scaleBits, float[] wP) {
     for (int j = 0; j < c; j++) {
       int src = j * m + t0;
       int dst = j * len;
       for (int g = 0; g < len; g += L * per) {
         for (int s = 0; s < per; s++) {
+          // 2^-((s mod 4) scaleBits), at least 2^-12: a normal float, and the product exact.
+          float scale = Float.intBitsToFloat(127 - (s & 3) * scaleBits << 23);
           for (int k = 0; k < L; k++) {
-            wP[dst + g + s * L + k] = wT[src + g + k * per + s];
+            wP[dst + g + s * L + k] = wT[src + g + k * per + s] * scale;
           }
         }
       }
     }
   }
 
-  private static IntVector group(MemorySegment z, long row, int g, int per) {
-    return IntVector.fromMemorySegment(INT, z, row + (long) g / per * 4, ByteOrder.LITTLE_ENDIAN);
+  /**
+   * The mask of sub-vector s + q of a quad, {@code mask << q * bits}. A quad is the sub-vectors
+   * s..s+3 of a group (s a multiple of 4; {@code per = 32 / bits >= 8} for the grouped widths):
+   * with the group's ints shifted right by {@code s * bits} once, sub-vector s + q is {@code
+   * shifted & (mask << q * bits)}, which converts exactly to {@code code * 2^(q * bits)} (at most b
+   * significant bits, and non-negative: after a shift by s >= 4 codes, or for s = 0 below bit 16).
+   * Two vector ops per decode (and, convert) instead of three.
+   */
+  private static IntVector quadMask(int mask, int shift) {
+    return IntVector.broadcast(INT, mask << shift);
+  }
+
+  private static FloatVector quad(IntVector shifted, IntVector mask) {
+    return (FloatVector) shifted.and(mask).convert(VectorOperators.I2F, 0);
+  }
+
+  /**
+   * One class of affine rows, 2 rows x one quad of sub-vectors per step (8 accumulators: two FMA
+   * ports x latency 4), on weights permuted with {@code scaleBits = bits}. Reads ahead like
+   * {@link #forward1x2}. Sums of {@code code * w} in a different order than forward1x2's, with the
+   * same products (the scaling is exact).
+   */
+  private static int forwardQuads(
+      MemorySegment z, long row0, long row1, long ahead, int bits, float[] wP, int len,
+      int group, float[] part, int p0, int p1) {
+    int mask = (1 << bits) - 1;
+    IntVector m0 = quadMask(mask, 0), m1 = quadMask(mask, bits);
+    IntVector m2 = quadMask(mask, 2 * bits), m3 = quadMask(mask, 3 * bits);
+    int per = 32 / bits;
+    FloatVector a0 = w(part, p0), b0 = p1 >= 0 ? w(part, p1) : FloatVector.zero(F);
+    FloatVector a1 = FloatVector.zero(F), a2 = a1, a3 = a1, b1 = a1, b2 = a1, b3 = a1;
+    int touched = 0;
+    // One flat loop over quads (see forward8).
+    for (int at = 0; at < len; at += 4 * L) {
+      int g = at & -group;
+      long line = groupByte(g, bits);
+      touched += z.get(ValueLayout.JAVA_INT_UNALIGNED, row0 + ahead + line)
+          + z.get(ValueLayout.JAVA_INT_UNALIGNED, row1 + ahead + line);
+      int sh = (at - g) / L * bits;
+      IntVector u = group(z, row0, g, bits).lanewise(VectorOperators.LSHR, sh);
+      IntVector v = group(z, row1, g, bits).lanewise(VectorOperators.LSHR, sh);
+      FloatVector w0 = w(wP, at), w1 = w(wP, at + L), w2 = w(wP, at + 2 * L);
+      FloatVector w3 = w(wP, at + 3 * L);
+      a0 = quad(u, m0).fma(w0, a0);
+      a1 = quad(u, m1).fma(w1, a1);
+      a2 = quad(u, m2).fma(w2, a2);
+      a3 = quad(u, m3).fma(w3, a3);
+      b0 = quad(v, m0).fma(w0, b0);
+      b1 = quad(v, m1).fma(w1, b1);
+      b2 = quad(v, m2).fma(w2, b2);
+      b3 = quad(v, m3).fma(w3, b3);
+    }
+    a0.add(a1).add(a2.add(a3)).intoArray(part, p0);
+    if (p1 >= 0) {
+      b0.add(b1).add(b2.add(b3)).intoArray(part, p1);
+    }
+    return touched;
+  }
+
+  /**
+   * The ints of the group at feature g (a multiple of the group size) of the row at {@code row}.
+   * Its byte offset is {@code g * bits / 8}, a multiply and a shift: {@code g / per * 4} was an
+   * integer division per loop trip in the flat kernels, per being no constant.
+   */
+  private static IntVector group(MemorySegment z, long row, int g, int bits) {
+    return IntVector.fromMemorySegment(INT, z, row + groupByte(g, bits), ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /** Byte offset of feature g of a row when g starts a group (or a whole int): g * bits / 8. */
+  private static long groupByte(int g, int bits) {
+    return (long) g * bits >>> 3;
   }
 
   /** The values of the codes in the low bits of each lane (see {@link CodeDecoding}). */
@@ -178,7 +264,7 @@ final class PackedGroups {
     // One flat loop (the group re-read from L1 for each of its sub-vectors) rather than a loop
     // of per = 32 / bits iterations per group: C2 unrolls it and hoists its range checks.
     for (int at = 0; at < len; at += L) {
-      IntVector v = group(z, row, at & -group, per);
+      IntVector v = group(z, row, at & -group, bits);
       IntVector shifted = v.lanewise(VectorOperators.LSHR, (at / L & (per - 1)) * bits);
       FloatVector x = low(shifted, mask, kind, t0, t1);
       a0 = x.fma(w(wP, w0 + at), a0);
@@ -212,7 +298,7 @@ final class PackedGroups {
     FloatVector a1 = FloatVector.zero(F), b1 = a1;
     int w1 = w0 + len;
     for (int g = 0; g < len; g += group) {
-      IntVector v = group(z, row, g, per);
+      IntVector v = group(z, row, g, bits);
       for (int at = g; at < g + group; at += 2 * L) {
         FloatVector x0 = low(v, mask, kind, t0, t1);
         FloatVector x1 = low(v.lanewise(VectorOperators.LSHR, bits), mask, kind, t0, t1);
@@ -248,11 +334,11 @@ final class PackedGroups {
     FloatVector a1 = FloatVector.zero(F), b1 = a1;
     int touched = 0;
     for (int g = 0; g < len; g += group) {
-      long line = (long) g / per * 4;
+      long line = groupByte(g, bits);
       touched += z.get(ValueLayout.JAVA_INT_UNALIGNED, row0 + ahead + line)
           + z.get(ValueLayout.JAVA_INT_UNALIGNED, row1 + ahead + line);
-      IntVector u = group(z, row0, g, per);
-      IntVector v = group(z, row1, g, per);
+      IntVector u = group(z, row0, g, bits);
+      IntVector v = group(z, row1, g, bits);
       for (int at = g; at < g + group; at += 2 * L) {
         FloatVector wa = w(wP, w0 + at);
         FloatVector wb = w(wP, w0 + at + L);
@@ -269,6 +355,191 @@ final class PackedGroups {
       b0.add(b1).intoArray(part, p1);
     }
     return touched;
+  }
+
+  // ---------------------------------------------------- fused blocks of one pass
+
+  /**
+   * The fused row blocks of one class of affine 1-, 2- and 4-bit rows ({@link
+   * VectorProducts#rowBlocks}): the weights permuted and scaled once per pass, then per block of
+   * {@value #BLOCK_ROWS} rows the forward quads ({@link #forwardQuads}, two rows a call) and the
+   * transposed ones ({@link #accumulatePair}, two rows a call) while the block's 8 KiB of
+   * codes (m = 4096, 4 bits) are in L1. The transposed sums stay in group order in the thread's
+   * work array for the whole of its rows, so a block adds whole vectors to it (loaded, four rows
+   * added, stored) and nothing is scattered until {@link #drain}, once per chunk of rows.
+   *
+   * <p>Work: [0, end) the sums of {@code code * 2^(q * bits) * d} in group order (q = s mod 4, as
+   * the quad decode leaves them), [end, m) the tail's sums of {@code code * d} in feature order,
+   * [m] the sum of d, then 2 LANES floats of the forward kernel's lanes.
+   */
+  static final class QuadBlocks implements ProductsBody.RowBlocks {
+
+    /** Rows of a block: 8 KiB of 4-bit codes at m = 4096, in L1 with the weights or sums. */
+    static final int BLOCK_ROWS = 4;
+
+    private final int m;
+    private final int bits;
+    private final int end;
+    private final float lo;
+    private final float step;
+    private final float loSumW;
+    private final float[] wT;
+    private final float[] wP;
+
+    /** @param loSumW {@code lo * sum_i wT[i]}: the forward's affine term */
+    QuadBlocks(int m, int bits, float lo, float step, float[] wT, float loSumW) {
+      this.m = m;
+      this.bits = bits;
+      this.end = groupEnd(m, bits);
+      this.lo = lo;
+      this.step = step;
+      this.loSumW = loSumW;
+      this.wT = wT.clone();
+      this.wP = new float[end];
+      permute(wT, m, 1, 0, end, 32 / bits, bits, wP);
+    }
+
+    @Override
+    public int blockRows() {
+      return BLOCK_ROWS;
+    }
+
+    @Override
+    public float[] work() {
+      return new float[m + 1 + 2 * L];
+    }
+
+    @Override
+    public void forward(MemorySegment z, long offset, int n, float[] y, float[] work) {
+      long rowBytes = PackedLayout.rowBytes(m, bits);
+      int lanes = m + 1;
+      for (int r = 0; r < n; r += 2) {
+        long row0 = offset + r * rowBytes;
+        long row1 = r + 1 < n ? row0 + rowBytes : row0;
+        forwardPair(z, row0, row1, bits, wP, end, groupSize(bits), work, lanes);
+        y[r] = affine(z, row0, work, lanes);
+        if (r + 1 < n) {
+          y[r + 1] = affine(z, row1, work, lanes + L);
+        }
+      }
+    }
+
+    /** {@code step * (sum of the lanes at work[at..] + the tail's codes times w) + lo sum w}. */
+    private float affine(MemorySegment z, long row, float[] work, int at) {
+      float sum = PackedLanes.sumLanes(work, at);
+      for (int i = end; i < m; i++) {
+        sum += PackedLayout.code(z, row, bits, i) * wT[i];
+      }
+      return Math.fma(step, sum, loSumW);
+    }
+
+    @Override
+    public void accumulate(MemorySegment z, long offset, int n, float[] d, float[] work) {
+      long rowBytes = PackedLayout.rowBytes(m, bits);
+      int group = groupSize(bits);
+      for (int r = 0; r < n; r += 2) {
+        long row0 = offset + r * rowBytes;
+        // An odd last row is paired with itself, with d = 0: one loop shape for every block.
+        boolean pair = r + 1 < n;
+        accumulatePair(z, row0, pair ? row0 + rowBytes : row0, bits, d[r], pair ? d[r + 1] : 0f,
+            work, end, group);
+      }
+      for (int r = 0; r < n; r++) {
+        long row = offset + r * rowBytes;
+        for (int i = end; i < m; i++) {
+          work[i] += PackedLayout.code(z, row, bits, i) * d[r];
+        }
+        work[m] += d[r];
+      }
+    }
+
+    @Override
+    public void drain(float[] work, float[] gT) {
+      int per = 32 / bits;
+      int group = groupSize(bits);
+      float shift = lo * work[m];
+      float[] scale = new float[4];
+      for (int q = 0; q < 4; q++) {
+        scale[q] = Math.scalb(step, -q * bits);
+      }
+      for (int g = 0; g < end; g += group) {
+        for (int s = 0; s < per; s++) {
+          float sq = scale[s & 3];
+          int from = g + s * L;
+          for (int k = 0; k < L; k++) {
+            gT[g + k * per + s] += Math.fma(work[from + k], sq, shift);
+          }
+        }
+      }
+      for (int i = end; i < m; i++) {
+        gT[i] += Math.fma(work[i], step, shift);
+      }
+      Arrays.fill(work, 0, m + 1, 0f);
+    }
+  }
+
+  /**
+   * {@link #forwardQuads} for a block's pair of rows: from zero, its two sums' lanes stored to
+   * {@code part[p..]} and {@code part[p + L..]}, and no reads ahead: a pass's rows are one
+   * contiguous stream per chunk, which the hardware prefetcher follows (the reads ahead cost
+   * 2 scalar loads per quad).
+   */
+  private static void forwardPair(
+      MemorySegment z, long row0, long row1, int bits, float[] wP, int end, int group,
+      float[] part, int p) {
+    int mask = (1 << bits) - 1;
+    IntVector m0 = quadMask(mask, 0), m1 = quadMask(mask, bits);
+    IntVector m2 = quadMask(mask, 2 * bits), m3 = quadMask(mask, 3 * bits);
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+    FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    for (int at = 0; at < end; at += 4 * L) {
+      int g = at & -group;
+      int sh = (at - g) / L * bits;
+      IntVector u = group(z, row0, g, bits).lanewise(VectorOperators.LSHR, sh);
+      IntVector v = group(z, row1, g, bits).lanewise(VectorOperators.LSHR, sh);
+      FloatVector w0 = w(wP, at), w1 = w(wP, at + L), w2 = w(wP, at + 2 * L);
+      FloatVector w3 = w(wP, at + 3 * L);
+      a0 = quad(u, m0).fma(w0, a0);
+      a1 = quad(u, m1).fma(w1, a1);
+      a2 = quad(u, m2).fma(w2, a2);
+      a3 = quad(u, m3).fma(w3, a3);
+      b0 = quad(v, m0).fma(w0, b0);
+      b1 = quad(v, m1).fma(w1, b1);
+      b2 = quad(v, m2).fma(w2, b2);
+      b3 = quad(v, m3).fma(w3, b3);
+    }
+    a0.add(a1).add(a2.add(a3)).intoArray(part, p);
+    b0.add(b1).add(b2.add(b3)).intoArray(part, p + L);
+  }
+
+  /**
+   * Two rows' quads added to the group-ordered sums {@code acc[0, end)}: per quad of 4 LANES
+   * features, the 4 sums loaded, row 0 added by FMA, row 1's products added to that, the sums
+   * stored. 8 decodes per loop body, each an and and a conversion ({@link #quadMask}); four rows
+   * in one body (16 decodes) exceed C2's NodeCountInliningCutoff, which then leaves {@link #quad}
+   * out of line and boxes every vector.
+   */
+  private static void accumulatePair(
+      MemorySegment z, long row0, long row1, int bits, float e0, float e1, float[] acc, int end,
+      int group) {
+    int mask = (1 << bits) - 1;
+    IntVector m0 = quadMask(mask, 0), m1 = quadMask(mask, bits);
+    IntVector m2 = quadMask(mask, 2 * bits), m3 = quadMask(mask, 3 * bits);
+    FloatVector d0 = FloatVector.broadcast(F, e0), d1 = FloatVector.broadcast(F, e1);
+    for (int at = 0; at < end; at += 4 * L) {
+      int g = at & -group;
+      int sh = (at - g) / L * bits;
+      IntVector u = group(z, row0, g, bits).lanewise(VectorOperators.LSHR, sh);
+      IntVector v = group(z, row1, g, bits).lanewise(VectorOperators.LSHR, sh);
+      FloatVector a0 = quad(u, m0).fma(d0, w(acc, at));
+      FloatVector a1 = quad(u, m1).fma(d0, w(acc, at + L));
+      FloatVector a2 = quad(u, m2).fma(d0, w(acc, at + 2 * L));
+      FloatVector a3 = quad(u, m3).fma(d0, w(acc, at + 3 * L));
+      quad(v, m0).fma(d1, a0).intoArray(acc, at);
+      quad(v, m1).fma(d1, a1).intoArray(acc, at + L);
+      quad(v, m2).fma(d1, a2).intoArray(acc, at + 2 * L);
+      quad(v, m3).fma(d1, a3).intoArray(acc, at + 3 * L);
+    }
   }
 
   // ---------------------------------------------------- transposed accumulate
@@ -297,8 +568,18 @@ final class PackedGroups {
     int j = 0;
     while (j < c) {
       int block = c - j >= 8 ? 8 : c - j >= 2 ? 2 : 1;
+      if (block == 1 && dec == CodeDecoding.AFFINE) {
+        for (int g = 0; g < end; g += group) {
+          long at = offset + groupByte(g, bits);
+          for (int s = 0; s < per; s += 4) {
+            accumulateQuads(z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes);
+          }
+        }
+        j += block;
+        continue;
+      }
       for (int g = 0; g < end; g += group) {
-        long at = offset + (long) g / per * 4;
+        long at = offset + groupByte(g, bits);
         for (int s = 0; s < per; s += block == 8 ? 1 : 2) {
           switch (block) {
             case 8 ->
@@ -350,7 +631,7 @@ final class PackedGroups {
     long row = at;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
-      IntVector v = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      IntVector v = group(z, row, 0, bits).lanewise(VectorOperators.LSHR, sh);
       FloatVector x = low(v, mask, kind, t0, t1);
       a0 = x.fma(dj(d, dr), a0);
       a1 = x.fma(dj(d, dr + 1), a1);
@@ -385,7 +666,7 @@ final class PackedGroups {
     long row = at;
     int dr = j;
     for (int r = 0; r < n; r++, row += rowBytes, dr += c) {
-      IntVector v = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      IntVector v = group(z, row, 0, bits).lanewise(VectorOperators.LSHR, sh);
       FloatVector x0 = low(v, mask, kind, t0, t1);
       FloatVector x1 = low(v.lanewise(VectorOperators.LSHR, bits), mask, kind, t0, t1);
       FloatVector d0 = dj(d, dr), d1 = dj(d, dr + 1);
@@ -404,6 +685,59 @@ final class PackedGroups {
     scatterAdd(lanes, 2, j, gT, m, g, per, s + 1);
   }
 
+  /**
+   * Class j of affine rows x the quad of sub-vectors s..s+3 of one group (see {@link
+   * #quadMasks}), rows in pairs: 8 accumulators. Sub-vector s + q sums {@code code * 2^(q * bits)
+   * * d}, so its scale is {@code step * 2^-(q * bits)}: exact, the sums' bits are those of the
+   * unscaled codes.
+   */
+  private static void accumulateQuads(
+      MemorySegment z, long at, long rowBytes, int n, int bits, int s, float[] d, int c, int j,
+      float step, float[] shift, float[] gT, int m, int g, float[] lanes) {
+    int mask = (1 << bits) - 1;
+    IntVector m0 = quadMask(mask, 0), m1 = quadMask(mask, bits);
+    IntVector m2 = quadMask(mask, 2 * bits), m3 = quadMask(mask, 3 * bits);
+    int sh = s * bits;
+    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+    FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    long row = at;
+    int dr = j;
+    int r = 0;
+    for (; r + 2 <= n; r += 2, row += 2 * rowBytes, dr += 2 * c) {
+      IntVector u = group(z, row, 0, bits).lanewise(VectorOperators.LSHR, sh);
+      IntVector v = group(z, row + rowBytes, 0, bits).lanewise(VectorOperators.LSHR, sh);
+      FloatVector d0 = dj(d, dr), d1 = dj(d, dr + c);
+      a0 = quad(u, m0).fma(d0, a0);
+      a1 = quad(u, m1).fma(d0, a1);
+      a2 = quad(u, m2).fma(d0, a2);
+      a3 = quad(u, m3).fma(d0, a3);
+      b0 = quad(v, m0).fma(d1, b0);
+      b1 = quad(v, m1).fma(d1, b1);
+      b2 = quad(v, m2).fma(d1, b2);
+      b3 = quad(v, m3).fma(d1, b3);
+    }
+    if (r < n) {
+      IntVector u = group(z, row, 0, bits).lanewise(VectorOperators.LSHR, sh);
+      FloatVector d0 = dj(d, dr);
+      a0 = quad(u, m0).fma(d0, a0);
+      a1 = quad(u, m1).fma(d0, a1);
+      a2 = quad(u, m2).fma(d0, a2);
+      a3 = quad(u, m3).fma(d0, a3);
+    }
+    float sj = shift[j];
+    a0.add(b0).fma(step, sj).intoArray(lanes, 0);
+    a1.add(b1).fma(Math.scalb(step, -bits), sj).intoArray(lanes, L);
+    a2.add(b2).fma(Math.scalb(step, -2 * bits), sj).intoArray(lanes, 2 * L);
+    a3.add(b3).fma(Math.scalb(step, -3 * bits), sj).intoArray(lanes, 3 * L);
+    int per = 32 / bits;
+    for (int q = 0; q < 4; q++) {
+      int to = j * m + g + s + q;
+      for (int k = 0; k < L; k++) {
+        gT[to + k * per] += lanes[q * L + k];
+      }
+    }
+  }
+
   /** Class j x sub-vectors s, s+1 of one group, rows in pairs (4 independent accumulators). */
   private static void accumulate1(
       MemorySegment z, long at, long rowBytes, int n, int bits, int s, float[] d, int c, int j,
@@ -418,8 +752,8 @@ final class PackedGroups {
     int dr = j;
     int r = 0;
     for (; r + 2 <= n; r += 2, row += 2 * rowBytes, dr += 2 * c) {
-      IntVector u = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
-      IntVector v = group(z, row + rowBytes, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      IntVector u = group(z, row, 0, bits).lanewise(VectorOperators.LSHR, sh);
+      IntVector v = group(z, row + rowBytes, 0, bits).lanewise(VectorOperators.LSHR, sh);
       FloatVector d0 = dj(d, dr), d1 = dj(d, dr + c);
       a0 = low(u, mask, kind, t0, t1).fma(d0, a0);
       a1 = low(u.lanewise(VectorOperators.LSHR, bits), mask, kind, t0, t1).fma(d0, a1);
@@ -427,7 +761,7 @@ final class PackedGroups {
       b1 = low(v.lanewise(VectorOperators.LSHR, bits), mask, kind, t0, t1).fma(d1, b1);
     }
     if (r < n) {
-      IntVector u = group(z, row, 0, 1).lanewise(VectorOperators.LSHR, sh);
+      IntVector u = group(z, row, 0, bits).lanewise(VectorOperators.LSHR, sh);
       FloatVector d0 = dj(d, dr);
       a0 = low(u, mask, kind, t0, t1).fma(d0, a0);
       a1 = low(u.lanewise(VectorOperators.LSHR, bits), mask, kind, t0, t1).fma(d0, a1);

@@ -63,6 +63,55 @@ public final class VectorProducts implements ProductsBody {
    */
   private static final int TILE = 512;
 
+  // ---------------------------------------------------------------- fused blocks
+
+  /**
+   * One class of affine 1-, 2- and 4-bit rows (the full-batch passes' case): {@link
+   * PackedGroups.QuadBlocks}, blocks of 4 rows. Otherwise blocks of {@value #FLOAT_BLOCK_ROWS}
+   * float rows or of any number of packed rows (the caller's chunk) over the kernels above, whose
+   * forward pass permutes its weights per call: a small block would pay that per block.
+   */
+  @Override
+  public RowBlocks rowBlocks(int m, int bits, float lo, float step, float[] wT, int c) {
+    if (c == 1 && bits <= GROUPED_MAX_BITS && PackedGroups.groupEnd(m, bits) > 0) {
+      return new PackedGroups.QuadBlocks(m, bits, lo, step, wT, lo * sum(wT, 0, m));
+    }
+    float[] w = wT.clone();
+    int rows = bits == FLOAT_BITS ? FLOAT_BLOCK_ROWS : Integer.MAX_VALUE;
+    return new RowBlocks() {
+      @Override
+      public int blockRows() {
+        return rows;
+      }
+
+      @Override
+      public float[] work() {
+        return new float[c * m];
+      }
+
+      @Override
+      public void forward(MemorySegment z, long offset, int n, float[] y, float[] work) {
+        VectorProducts.forward(z, offset, n, m, bits, lo, step, w, c, y, CodeDecoding.AFFINE);
+      }
+
+      @Override
+      public void accumulate(MemorySegment z, long offset, int n, float[] d, float[] work) {
+        accumulateTransposed(z, offset, n, m, bits, lo, step, d, c, work, CodeDecoding.AFFINE);
+      }
+
+      @Override
+      public void drain(float[] work, float[] gT) {
+        for (int k = 0; k < c * m; k++) {
+          gT[k] += work[k];
+        }
+        Arrays.fill(work, 0f);
+      }
+    };
+  }
+
+  /** Float rows per block: 64 KiB at m = 4096, in L2 between the two halves. */
+  private static final int FLOAT_BLOCK_ROWS = 4;
+
   // ---------------------------------------------------------------- forward
 
   @Override

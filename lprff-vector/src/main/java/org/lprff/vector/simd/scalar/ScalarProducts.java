@@ -40,6 +40,46 @@ public final class ScalarProducts implements ProductsBody {
     accumulateTransposed(z, offset, n, m, bits, 0f, 0f, levels, d, c, gT);
   }
 
+  /**
+   * Blocks of {@value #BLOCK_ROWS} rows over the plain loops; work holds the sums in gT's order.
+   */
+  @Override
+  public RowBlocks rowBlocks(int m, int bits, float lo, float step, float[] wT, int c) {
+    float[] w = wT.clone();
+    return new RowBlocks() {
+      @Override
+      public int blockRows() {
+        return BLOCK_ROWS;
+      }
+
+      @Override
+      public float[] work() {
+        return new float[c * m];
+      }
+
+      @Override
+      public void forward(MemorySegment z, long offset, int n, float[] y, float[] work) {
+        ScalarProducts.forward(z, offset, n, m, bits, lo, step, null, w, c, y);
+      }
+
+      @Override
+      public void accumulate(MemorySegment z, long offset, int n, float[] d, float[] work) {
+        accumulateTransposed(z, offset, n, m, bits, lo, step, null, d, c, work);
+      }
+
+      @Override
+      public void drain(float[] work, float[] gT) {
+        for (int k = 0; k < c * m; k++) {
+          gT[k] += work[k];
+        }
+        Arrays.fill(work, 0f);
+      }
+    };
+  }
+
+  /** Rows of a block: small, so that the drivers' block loops and short last blocks are tested. */
+  private static final int BLOCK_ROWS = 4;
+
   private static void forward(
       MemorySegment z, long offset, int n, int m, int bits, float lo, float step, float[] levels,
       float[] wT, int c, float[] y) {

@@ -55,6 +55,37 @@ public interface ProductsBody extends Body {
       MemorySegment z, long offset, int n, int m, int bits, float[] levels, float[] d, int c,
       float[] gT);
 
+  /**
+   * The fused products of one full-batch pass at weights {@code wT} (c outputs) over affine packed
+   * rows ({@code bits} <= 16) or float32 rows: the weights are prepared once (the vector body
+   * permutes and scales them for its kernels), then the pass runs block by block, each block of
+   * at most {@link RowBlocks#blockRows()} rows read by {@link RowBlocks#forward}, then the
+   * caller's per-row step, then {@link RowBlocks#accumulate} while its rows are still in L1.
+   */
+  RowBlocks rowBlocks(int m, int bits, float lo, float step, float[] wT, int c);
+
+  /**
+   * A pass's prepared weights: immutable, shared by threads; each thread brings its own {@link
+   * #work()} array (its sums of the transposed products in the body's order, and scratch).
+   */
+  interface RowBlocks {
+
+    /** Most rows one call of {@link #forward} or {@link #accumulate} takes. */
+    int blockRows();
+
+    /** A new zeroed work array for one thread. */
+    float[] work();
+
+    /** {@code y[r*c + j] = sum_i z[r][i] * wT[j*m + i]}, r < n <= blockRows (overwrites). */
+    void forward(MemorySegment z, long offset, int n, float[] y, float[] work);
+
+    /** Adds {@code sum_r z[r][i] * d[r*c + j]}, r < n <= blockRows, to the sums in work. */
+    void accumulate(MemorySegment z, long offset, int n, float[] d, float[] work);
+
+    /** {@code gT[j*m + i] +=} the sums in work, which it zeroes. */
+    void drain(float[] work, float[] gT);
+  }
+
   /** Bytes of one row. */
   static long rowBytes(int m, int bits) {
     return bits == FLOAT_BITS ? 4L * m : PackedLayout.rowBytes(m, bits);

@@ -401,14 +401,7 @@ public final class ConjugateGradientRidge {
 
     @Override
     public double[] over(MiniBatchSource part, Executor helpers) {
-      ChunkedProducts products = new ChunkedProducts(m, 1, BATCH, helpers);
-      double[] out = new double[m];
-      try (MiniBatchSource.Batches batches = part.epoch(0, BATCH, 0)) {
-        while (batches.hasNext()) {
-          products.addNormal(batches.next().features(), v, out);
-        }
-      }
-      return out;
+      return new ChunkedProducts(m, 1, BATCH, helpers).normal(part, v);
     }
 
     @Override

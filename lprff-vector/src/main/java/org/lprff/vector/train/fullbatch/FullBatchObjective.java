@@ -1,7 +1,6 @@
 package org.lprff.vector.train.fullbatch;
 
 import java.util.concurrent.Executor;
-import org.lprff.vector.stream.MiniBatch;
 import org.lprff.vector.stream.MiniBatchSource;
 import org.lprff.vector.stream.Partitions;
 import org.lprff.vector.train.loss.Loss;
@@ -15,13 +14,13 @@ import org.lprff.vector.train.model.LinearModel;
  * <pre>  J(x) = (1/n) sum_r loss(z_r W + b, label_r) + (lambda/2) ||W||^2</pre>
  *
  * and its gradient, in one pass ({@link LossGradient}, run on every part of the rows and
- * added): each chunk of a mini-batch's rows is read by the forward product and at once by the
- * transposed accumulate, while it is hot, and never decoded to floats; the chunks run over cores
- * ({@link ChunkedProducts}). Partial sums are added in double, in a part's order for (epoch 0,
- * batch size, seed 0) and chunk order, the same on every pass and for any thread count, so on
- * one local part a given x always gives the same J and gradient, bit for bit (a cluster adds its
- * parts' sums in the order they arrive). Memory: per chunk of a batch, its scores, their gradient
- * and a c m partial, whatever n.
+ * added): each block of a chunk of a mini-batch's rows is read by the forward product and at
+ * once by the transposed accumulate, while it is in L1, and never decoded to floats; the chunks
+ * run over cores ({@link ChunkedProducts}). Partial sums are added in double, in a part's order
+ * for (epoch 0, batch size, seed 0) and chunk order, the same on every pass and for any thread
+ * count, so on one local part a given x always gives the same J and gradient, bit for bit (a
+ * cluster adds its parts' sums in the order they arrive). Memory: per chunk of a window of
+ * batches, a c m partial, whatever n.
  */
 final class FullBatchObjective {
 
@@ -101,20 +100,8 @@ final class FullBatchObjective {
 
     @Override
     public Sums over(MiniBatchSource part, Executor helpers) {
-      int c = loss.outputs();
-      ChunkedProducts products = new ChunkedProducts(features, c, batchSize, helpers);
-      double[] grad = new double[features * c + c];
-      double lossSum = 0;
-      long n = 0;
-      try (MiniBatchSource.Batches batches = part.epoch(0, batchSize, 0)) {
-        while (batches.hasNext()) {
-          MiniBatch batch = batches.next();
-          loss.checkLabels(batch.rows(), batch.targets(), batch.classes(), batch.rowIds());
-          lossSum += products.addLossGradient(batch, loss, wT, bias, grad);
-          n += batch.rows();
-        }
-      }
-      return new Sums(lossSum, grad, n);
+      return new ChunkedProducts(features, loss.outputs(), batchSize, helpers)
+          .lossGradient(part, loss, wT, bias);
     }
 
     @Override
