@@ -3,6 +3,8 @@ package org.lprff.vector.train.fullbatch;
 import static org.lprff.vector.train.fullbatch.DoubleVectors.dot;
 
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.factory.LinearSolverFactory_MT_DDRM;
@@ -56,9 +58,11 @@ public final class SketchPreconditioner {
   /** Zs Zs^T of the centered sample, s x s. */
   private final double[] gram;
   private final double shift;
-  /** The last factorization, and its mu. */
-  private LinearSolverDense<DMatrixRMaj> factor;
-  private double factorMu = Double.NaN;
+  /**
+   * The last two factorizations by mu: the l2 path's refit solves the best l2 again after the
+   * path has gone one value past it.
+   */
+  private final Map<Double, LinearSolverDense<DMatrixRMaj>> factors = new LinkedHashMap<>();
 
   /**
    * @param shiftDivisor {@link #SHIFT_DIVISOR}, or another for the tests (infinity: no shift,
@@ -200,10 +204,11 @@ public final class SketchPreconditioner {
     return Arrays.copyOf(g, s * s);
   }
 
-  /** The Cholesky factor of mu s I + Zs Zs^T, the last one reused. */
+  /** The Cholesky factor of mu s I + Zs Zs^T, the last two kept. */
   private LinearSolverDense<DMatrixRMaj> factor(double mu) {
-    if (mu == factorMu) {
-      return factor;
+    LinearSolverDense<DMatrixRMaj> kept = factors.get(mu);
+    if (kept != null) {
+      return kept;
     }
     DMatrixRMaj k = new DMatrixRMaj(s, s);
     System.arraycopy(gram, 0, k.data, 0, s * s);
@@ -215,8 +220,10 @@ public final class SketchPreconditioner {
       throw new IllegalArgumentException("the preconditioner's " + s + " x " + s + " system is"
           + " not positive definite at lambda + shift " + mu);
     }
-    factor = solver;
-    factorMu = mu;
+    if (factors.size() == 2) {
+      factors.remove(factors.keySet().iterator().next());
+    }
+    factors.put(mu, solver);
     return solver;
   }
 
