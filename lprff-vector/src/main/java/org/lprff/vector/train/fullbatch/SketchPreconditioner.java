@@ -31,8 +31,8 @@ import org.lprff.vector.stream.Partitions;
  * tr(Zs^T Zs / s), over {@link #SHIFT_DIVISOR} s.
  *
  * <p>Cost: the s x s Gram Zs Zs^T once (s^2 m / 2 multiply-adds, the blocked Gram kernel), a
- * Cholesky of s^3 / 3 per mu (the last one kept: the l2 path's refit solves the same lambda
- * again), and per application two products of the s float rows with a vector (the Vector API
+ * Cholesky of s^3 / 3 per mu (the last two kept: the l2 path's refit solves its best lambda
+ * again after one past it), and per application two products of the s float rows with a vector (the Vector API
  * product kernels, 2 s m multiply-adds) and two triangular solves (2 s^2). The products run in
  * float, so P^-1 as applied is not exactly the same linear map at every step: CG uses the
  * flexible (Polak-Ribiere) beta for that.
