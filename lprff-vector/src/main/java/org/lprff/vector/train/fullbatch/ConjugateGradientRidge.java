@@ -265,8 +265,8 @@ public final class ConjugateGradientRidge {
   /**
    * Solves for {@code lambda} from {@code start} (zeros, or a neighbouring lambda's model: a warm
    * start), to a residual below {@code tolerance} ||rhs||. From the model this system's last solve
-   * returned, it goes on from that solve's double weights and residual, with no pass for the
-   * starting residual.
+   * returned, it goes on from that solve's double weights and residual, and from zero weights
+   * its residual is rhs: neither makes a pass for the starting residual.
    *
    * @throws IllegalArgumentException if lambda is not finite and > 0, tolerance not in (0, 1),
    *     maxIterations < 1, or start does not have m features and one output
@@ -307,10 +307,12 @@ public final class ConjugateGradientRidge {
       for (int i = 0; i < m; i++) {
         w[i] = w0[i];
       }
-      r = new double[m];
-      apply(w, lambda, ap);
-      for (int i = 0; i < m; i++) {
-        r[i] = rhs[i] - ap[i];
+      r = rhs.clone();
+      if (!allZero(w0)) { // from zero weights, r = rhs with no pass
+        apply(w, lambda, ap);
+        for (int i = 0; i < m; i++) {
+          r[i] -= ap[i];
+        }
       }
     }
     double rhsNorm = norm(rhs);
@@ -376,6 +378,15 @@ public final class ConjugateGradientRidge {
     lastLambda = lambda;
     return new TrainingResult(last, reason, message, iteration,
         passes - passesBefore, 0, iteration, Double.NaN, Double.NaN, records);
+  }
+
+  private static boolean allZero(float[] w) {
+    for (float x : w) {
+      if (x != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private LinearModel model(float[] w, float bias) {

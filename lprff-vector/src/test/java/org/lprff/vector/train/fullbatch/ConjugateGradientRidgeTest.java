@@ -108,7 +108,8 @@ class ConjugateGradientRidgeTest {
    * The l2 path's warm start: a solve started from the model the system's last solve returned
    * continues from its residual, so it makes one pass per iteration and none for its start, and
    * it reaches the same optimum (within the 5e-6 of {@link #reachesTheClosedFormOptimum}) as a
-   * solve from zero. A model equal in value but another object starts with a residual pass.
+   * solve from zero. A model equal in value but another object starts with a residual pass;
+   * zero weights need none (the residual is the right-hand side).
    */
   @Test
   void aSolveFromTheLastModelNeedsNoPassForItsResidual() {
@@ -118,6 +119,7 @@ class ConjugateGradientRidgeTest {
     ConjugateGradientRidge system =
         ConjugateGradientRidge.prepare(InMemoryBatches.of(z, T).ordered(), 128, 3, null);
     TrainingResult coarse = system.solve(1e-3, LinearModel.zeros(m, 1), 1e-4, 500, null);
+    assertEquals(coarse.epochs(), coarse.steps(), "from zero: " + coarse.message());
     TrainingResult fine = system.solve(1e-5, coarse.model(), 1e-7, 500, null);
     assertEquals(fine.epochs(), fine.steps(), fine.message());
     LinearModel exact = ClosedFormRidge.fit(z, T, 1e-5);
