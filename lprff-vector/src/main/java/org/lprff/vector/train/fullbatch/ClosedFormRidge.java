@@ -3,7 +3,8 @@ package org.lprff.vector.train.fullbatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.LongConsumer;
-import org.ejml.dense.row.factory.LinearSolverFactory_DDRM;
+import org.lprff.vector.codec.PackedFeatures;
+import org.lprff.vector.codec.QuantizationScale;
 import org.lprff.vector.products.Gram;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
@@ -33,14 +34,17 @@ import org.lprff.vector.train.model.LinearModel;
  * classification", a baseline) ±1 for binary labels (so that a score > 0 predicts class 1, as
  * {@link Loss#predictedClass} decides) and one-hot columns for k classes (argmax).
  *
- * <p><b>Cost.</b> Z^T Z is accumulated in double from chunks of {@value #CHUNK_ROWS} decoded rows
- * ({@link FeatureRows#decode}, i.e. {@code PackedFeatures.unpack}), by a blocked Vector API
- * kernel over the upper triangle: n m^2 / 2 fused multiply-adds, in column panels on an executor
- * (the common pool unless given; the calling thread works too; the bits do not depend on the
- * threads). It needs an
- * m x m double matrix, 8 m^2 bytes (512 MiB at m = 8192; the JVM heap must allow it), and the
- * Cholesky solve (EJML, {@link LinearSolverFactory_DDRM#chol}) about m^3 / 3 more flops (and for
- * large m a block copy of the matrix). Meant for m up to about 8192.
+ * <p><b>Cost.</b> Z^T Z is accumulated over the upper triangle, n m^2 / 2 fused multiply-adds,
+ * in column panels on an executor (the common pool unless given; the calling thread works too;
+ * the bits do not depend on the threads). Rows of b <= 8-bit codes on a grid (the packed
+ * features) take the exact path: the Gram of the codes, summed in float over chunks of {@link
+ * Gram#FLOAT_ROWS} rows (exact: products of codes are small integers), added in double and mapped
+ * to the values lo + step code at the end ({@link Gram#affineUpper}): twice the lanes of double,
+ * and no rounding in the sums at all. Other rows (float32, 16 bits, codebooks, condensed) are
+ * decoded ({@link FeatureRows#decode}) into chunks of {@value #CHUNK_ROWS} rows and summed in
+ * double. It needs an m x m double matrix, 8 m^2 bytes (512 MiB at m = 8192; the JVM heap must
+ * allow it), and the Cholesky solve ({@link NormalEquations#solve}) about m^3 / 3 more flops.
+ * Meant for m up to about 8192.
  */
 public final class ClosedFormRidge {
 
@@ -161,17 +165,7 @@ public final class ClosedFormRidge {
 
   private static NormalEquations sums(MiniBatchSource source, Task task, int m, Executor executor,
       LongConsumer rowsDone) {
-    int c = task.outputs();
-    int stride = Gram.stride(m);
-    double[] g = new double[stride * stride];
-    double[] zt = new double[m * c]; // Z^T T, row-major m x c
-    double[] colSum = new double[m];
-    double[] targetSum = new double[c];
-    double[] chunk = new double[CHUNK_ROWS * stride]; // packed, see Gram.at
-    float[] row = new float[m];
-    double[] t = new double[c];
-    Loss loss = task.loss();
-    long n = 0;
+    Sums sums = new Sums(task, m);
     try (MiniBatchSource.Batches batches = source.epoch(0, CHUNK_ROWS, 0)) {
       while (batches.hasNext()) {
         MiniBatch batch = batches.next();
@@ -180,33 +174,145 @@ public final class ClosedFormRidge {
           continue;
         }
         batch.checkFits(m, CHUNK_ROWS, "fit");
-        loss.checkLabels(k, batch.targets(), batch.classes(), batch.rowIds());
-        FeatureRows z = batch.features();
-        for (int r = 0; r < k; r++) {
-          z.decode(r, row, 0);
-          encode(task, batch, r, t);
-          for (int i = m; i < stride; i++) {
-            chunk[Gram.at(k, r, i)] = 0; // the padding's place moves with k
-          }
-          for (int i = 0; i < m; i++) {
-            double v = row[i];
-            chunk[Gram.at(k, r, i)] = v;
-            colSum[i] += v;
-            for (int j = 0; j < c; j++) {
-              zt[i * c + j] += v * t[j];
-            }
-          }
-          for (int j = 0; j < c; j++) {
-            targetSum[j] += t[j];
-          }
-        }
-        Gram.accumulateUpper(chunk, k, stride, g, executor);
-        n += k;
-        rowsDone.accept(n);
+        task.loss().checkLabels(k, batch.targets(), batch.classes(), batch.rowIds());
+        sums.add(batch, executor);
+        rowsDone.accept(sums.n);
       }
     }
-    Gram.finish(g, m, stride);
-    return new NormalEquations(task, m, n, g, zt, colSum, targetSum);
+    return sums.finish();
+  }
+
+  /**
+   * The running sums of one pass. Rows of b <= 8-bit codes on a grid take the exact path: the
+   * Gram, the column sums and Z^T T of the codes (the Gram in float chunks of {@link
+   * Gram#FLOAT_ROWS} rows, exact: see {@link Gram}), mapped to the values lo + step code once at
+   * the end. Other rows (float32, 16-bit codes, codebooks, condensed) are decoded to floats and
+   * summed in double.
+   */
+  private static final class Sums {
+    private final Task task;
+    private final int m;
+    private final int c;
+    private final int stride;
+    private final double[] g;
+    private final double[] zt; // Z^T T (or C^T T on the code path), row-major m x c
+    private final double[] colSum; // of values (or of codes on the code path)
+    private final double[] targetSum;
+    private final float[] row;
+    private final double[] t;
+    /** The grid of the code path, null on the value path; set by the first rows. */
+    private QuantizationScale scale;
+    private boolean started;
+    private double[] chunk; // value path: packed, see Gram.at
+    private float[] chunkRows; // code path: the two packings, see Gram.putRow
+    private float[] chunkCols;
+    long n;
+
+    Sums(Task task, int m) {
+      this.task = task;
+      this.m = m;
+      this.c = task.outputs();
+      this.stride = Gram.stride(m);
+      this.g = new double[stride * stride];
+      this.zt = new double[m * c];
+      this.colSum = new double[m];
+      this.targetSum = new double[c];
+      this.row = new float[m];
+      this.t = new double[c];
+    }
+
+    /** The grid of rows whose code products are exact in float sums, else null. */
+    private static QuantizationScale exactCodes(FeatureRows z) {
+      return z instanceof FeatureRows.Packed p && p.bits() <= 8 ? p.scale() : null;
+    }
+
+    void add(MiniBatch batch, Executor executor) {
+      FeatureRows z = batch.features();
+      QuantizationScale codes = exactCodes(z);
+      if (!started) {
+        started = true;
+        scale = codes;
+      } else if (!java.util.Objects.equals(codes, scale)) {
+        throw new IllegalArgumentException("rows of " + z.bits() + " bits (" + codes + ") after "
+            + (scale == null ? "rows without an exact grid" : "rows on grid " + scale));
+      }
+      if (scale != null) {
+        addCodes((FeatureRows.Packed) z, batch, executor);
+      } else {
+        addValues(z, batch, executor);
+      }
+      n += batch.rows();
+    }
+
+    private void addValues(FeatureRows z, MiniBatch batch, Executor executor) {
+      if (chunk == null) {
+        chunk = new double[CHUNK_ROWS * stride];
+      }
+      int k = batch.rows();
+      for (int r = 0; r < k; r++) {
+        z.decode(r, row, 0);
+        for (int i = m; i < stride; i++) {
+          chunk[Gram.at(k, r, i)] = 0; // the padding's place moves with k
+        }
+        for (int i = 0; i < m; i++) {
+          chunk[Gram.at(k, r, i)] = row[i];
+        }
+        addRow(batch, r);
+      }
+      Gram.accumulateUpper(chunk, k, stride, g, executor);
+    }
+
+    private void addCodes(FeatureRows.Packed z, MiniBatch batch, Executor executor) {
+      if (chunkRows == null) {
+        chunkRows = new float[Gram.FLOAT_ROWS * stride];
+        chunkCols = new float[Gram.FLOAT_ROWS * stride];
+      }
+      // Codes as floats: the grid 0, 1, 2, ... decodes code c to exactly c.
+      QuantizationScale identity = QuantizationScale.of(scale.bits(), 0f, 1f);
+      int k = batch.rows();
+      for (int from = 0; from < k; from += Gram.FLOAT_ROWS) {
+        int rows = Math.min(Gram.FLOAT_ROWS, k - from);
+        for (int r = 0; r < rows; r++) {
+          PackedFeatures.unpack(z.segment(), z.byteOffset() + (from + r) * z.rowBytes(), identity,
+              m, row, 0);
+          Gram.putRow(row, m, stride, rows, r, chunkRows, chunkCols);
+          addRow(batch, from + r);
+        }
+        Gram.accumulateUpper(chunkRows, chunkCols, rows, stride, g, executor);
+      }
+    }
+
+    /** Row r's column sums, Z^T T and target sums, from {@code row} as decoded. */
+    private void addRow(MiniBatch batch, int r) {
+      encode(task, batch, r, t);
+      for (int i = 0; i < m; i++) {
+        double v = row[i];
+        colSum[i] += v;
+        for (int j = 0; j < c; j++) {
+          zt[i * c + j] += v * t[j];
+        }
+      }
+      for (int j = 0; j < c; j++) {
+        targetSum[j] += t[j];
+      }
+    }
+
+    NormalEquations finish() {
+      if (scale != null) {
+        // Codes to values v = lo + step code: the Gram by its affine map, the sums directly.
+        double lo = scale.lo();
+        double step = scale.step();
+        Gram.affineUpper(g, m, stride, n, colSum, lo, step);
+        for (int i = 0; i < m; i++) {
+          for (int j = 0; j < c; j++) {
+            zt[i * c + j] = lo * targetSum[j] + step * zt[i * c + j];
+          }
+          colSum[i] = n * lo + step * colSum[i];
+        }
+      }
+      Gram.finish(g, m, stride);
+      return new NormalEquations(task, m, n, g, zt, colSum, targetSum);
+    }
   }
 
   /** The regression target(s) of row r: the target, ±1, or one-hot. */
