@@ -29,7 +29,7 @@ public final class Cholesky {
    */
   public static final int BLOCK = 128;
 
-  /** Rows per task: a multiple of every body's 4 packed groups (64 rows on 8 double lanes). */
+  /** Rows per task: a multiple of every body's 2 packed groups (32 rows on 8 double lanes). */
   static final int TASK_ROWS = 128;
 
   private Cholesky() {}

@@ -9,8 +9,8 @@ import org.lprff.vector.simd.spi.CholeskyBody;
  * Vector API Cholesky steps on the preferred double species, each entry in the order {@link
  * CholeskyBody} defines (lanes are entries: the scalar reference's bits).
  *
- * <p>The panel runs 4 groups of {@link #UNIT} rows at once, lanes across rows: per column q, 8
- * accumulators (FMA latency 4 on 2 ports) take one broadcast of l_qj per 8 FMAs. The trailing
+ * <p>The panel runs 2 groups of {@link #UNIT} rows and 2 columns at once, lanes across rows: 8
+ * accumulators (FMA latency 4 on 2 ports), 4 loads and 2 broadcasts per 8 FMAs. The trailing
  * update runs tiles of 4 rows x 2 vectors of columns, GEMM style: a column group's w x {@link
  * #UNIT} panel (8 KiB at w = 128 on 4 lanes) stays in L1 while the row tiles of the task pass over
  * it, their w x 4 broadcasts streamed from L2.
@@ -21,6 +21,11 @@ public final class VectorCholesky implements CholeskyBody {
   static final int L = D.length();
   /** Rows per packed group: the tile's 2 vectors of columns. */
   static final int UNIT = 2 * L;
+  /**
+   * Columns of the trailing matrix per pass of a task's row tiles: their packed panel (w x 256
+   * doubles, 256 KiB at w = 128) stays in L2 while the task's rows of C stream by.
+   */
+  static final int COLUMN_BLOCK = 256;
 
   @Override
   public int unit() {
@@ -29,7 +34,7 @@ public final class VectorCholesky implements CholeskyBody {
 
   @Override
   public void solvePanel(double[] a, int m, int k0, int w, double[] p, int r0, int r1) {
-    assert r0 % (4 * UNIT) == 0 && r1 % (4 * UNIT) == 0;
+    assert r0 % (2 * UNIT) == 0 && r1 % (2 * UNIT) == 0;
     int first = k0 + w;
     for (int r = r0; r < r1; r++) {
       int row = (first + r) * m + k0;
@@ -38,7 +43,7 @@ public final class VectorCholesky implements CholeskyBody {
         p[at] = first + r < m ? a[row + q] : 0;
       }
     }
-    for (int r = r0; r < r1; r += 4 * UNIT) {
+    for (int r = r0; r < r1; r += 2 * UNIT) {
       solveGroups(a, m, k0, w, p, r / UNIT * (w * UNIT));
     }
     for (int r = r0; r < Math.min(r1, m - first); r++) {
@@ -50,19 +55,65 @@ public final class VectorCholesky implements CholeskyBody {
     }
   }
 
-  /** Solves the 4 packed groups from {@code g0} in place, a column at a time. */
+  /**
+   * Solves the 2 packed groups from {@code g0} in place, two columns q, q + 1 at a time: one pass
+   * over the solved columns j < q feeds both (4 loads and 2 broadcasts per 8 FMAs, a GEMM tile's
+   * ratio), then column q's term of column q + 1, keeping each entry's order over j.
+   */
   private static void solveGroups(double[] a, int m, int k0, int w, double[] p, int g0) {
     int gs = w * UNIT;
-    for (int q = 0; q < w; q++) {
+    int q = 0;
+    for (; q + 2 <= w; q += 2) {
       int c = g0 + q * UNIT;
       DoubleVector c0 = DoubleVector.fromArray(D, p, c);
       DoubleVector c1 = DoubleVector.fromArray(D, p, c + L);
       DoubleVector c2 = DoubleVector.fromArray(D, p, c + gs);
       DoubleVector c3 = DoubleVector.fromArray(D, p, c + gs + L);
-      DoubleVector c4 = DoubleVector.fromArray(D, p, c + 2 * gs);
-      DoubleVector c5 = DoubleVector.fromArray(D, p, c + 2 * gs + L);
-      DoubleVector c6 = DoubleVector.fromArray(D, p, c + 3 * gs);
-      DoubleVector c7 = DoubleVector.fromArray(D, p, c + 3 * gs + L);
+      DoubleVector d0 = DoubleVector.fromArray(D, p, c + UNIT);
+      DoubleVector d1 = DoubleVector.fromArray(D, p, c + UNIT + L);
+      DoubleVector d2 = DoubleVector.fromArray(D, p, c + UNIT + gs);
+      DoubleVector d3 = DoubleVector.fromArray(D, p, c + UNIT + gs + L);
+      int lq = (k0 + q) * m + k0;
+      int lr = lq + m;
+      for (int j = 0, x = g0; j < q; j++, x += UNIT) {
+        DoubleVector x0 = DoubleVector.fromArray(D, p, x);
+        DoubleVector x1 = DoubleVector.fromArray(D, p, x + L);
+        DoubleVector x2 = DoubleVector.fromArray(D, p, x + gs);
+        DoubleVector x3 = DoubleVector.fromArray(D, p, x + gs + L);
+        DoubleVector l = DoubleVector.broadcast(D, -a[lq + j]);
+        DoubleVector n = DoubleVector.broadcast(D, -a[lr + j]);
+        c0 = x0.fma(l, c0);
+        c1 = x1.fma(l, c1);
+        c2 = x2.fma(l, c2);
+        c3 = x3.fma(l, c3);
+        d0 = x0.fma(n, d0);
+        d1 = x1.fma(n, d1);
+        d2 = x2.fma(n, d2);
+        d3 = x3.fma(n, d3);
+      }
+      DoubleVector l = DoubleVector.broadcast(D, a[lq + q]);
+      c0 = c0.div(l);
+      c1 = c1.div(l);
+      c2 = c2.div(l);
+      c3 = c3.div(l);
+      c0.intoArray(p, c);
+      c1.intoArray(p, c + L);
+      c2.intoArray(p, c + gs);
+      c3.intoArray(p, c + gs + L);
+      DoubleVector n = DoubleVector.broadcast(D, -a[lr + q]);
+      DoubleVector e = DoubleVector.broadcast(D, a[lr + q + 1]);
+      c0.fma(n, d0).div(e).intoArray(p, c + UNIT);
+      c1.fma(n, d1).div(e).intoArray(p, c + UNIT + L);
+      c2.fma(n, d2).div(e).intoArray(p, c + UNIT + gs);
+      c3.fma(n, d3).div(e).intoArray(p, c + UNIT + gs + L);
+    }
+    if (q < w) {
+      // The last column of an odd w.
+      int c = g0 + q * UNIT;
+      DoubleVector c0 = DoubleVector.fromArray(D, p, c);
+      DoubleVector c1 = DoubleVector.fromArray(D, p, c + L);
+      DoubleVector c2 = DoubleVector.fromArray(D, p, c + gs);
+      DoubleVector c3 = DoubleVector.fromArray(D, p, c + gs + L);
       int lq = (k0 + q) * m + k0;
       for (int j = 0, x = g0; j < q; j++, x += UNIT) {
         DoubleVector l = DoubleVector.broadcast(D, -a[lq + j]);
@@ -70,20 +121,12 @@ public final class VectorCholesky implements CholeskyBody {
         c1 = DoubleVector.fromArray(D, p, x + L).fma(l, c1);
         c2 = DoubleVector.fromArray(D, p, x + gs).fma(l, c2);
         c3 = DoubleVector.fromArray(D, p, x + gs + L).fma(l, c3);
-        c4 = DoubleVector.fromArray(D, p, x + 2 * gs).fma(l, c4);
-        c5 = DoubleVector.fromArray(D, p, x + 2 * gs + L).fma(l, c5);
-        c6 = DoubleVector.fromArray(D, p, x + 3 * gs).fma(l, c6);
-        c7 = DoubleVector.fromArray(D, p, x + 3 * gs + L).fma(l, c7);
       }
-      DoubleVector d = DoubleVector.broadcast(D, a[lq + q]);
-      c0.div(d).intoArray(p, c);
-      c1.div(d).intoArray(p, c + L);
-      c2.div(d).intoArray(p, c + gs);
-      c3.div(d).intoArray(p, c + gs + L);
-      c4.div(d).intoArray(p, c + 2 * gs);
-      c5.div(d).intoArray(p, c + 2 * gs + L);
-      c6.div(d).intoArray(p, c + 3 * gs);
-      c7.div(d).intoArray(p, c + 3 * gs + L);
+      DoubleVector l = DoubleVector.broadcast(D, a[lq + q]);
+      c0.div(l).intoArray(p, c);
+      c1.div(l).intoArray(p, c + L);
+      c2.div(l).intoArray(p, c + gs);
+      c3.div(l).intoArray(p, c + gs + L);
     }
   }
 
@@ -94,20 +137,24 @@ public final class VectorCholesky implements CholeskyBody {
     int rows = m - first;
     int end = Math.min(r1, rows);
     double[] edge = new double[4 * UNIT];
-    for (int j0 = 0; j0 < end; j0 += UNIT) {
-      int colAt = j0 / UNIT * (w * UNIT);
-      // Row tiles from the one holding column j0's diagonal (UNIT is a multiple of 4).
-      for (int i0 = Math.max(r0, j0); i0 < end; i0 += 4) {
+    for (int jc = 0; jc < end; jc += COLUMN_BLOCK) {
+      int jcEnd = Math.min(jc + COLUMN_BLOCK, end);
+      // Row tiles from the one holding column jc's diagonal (UNIT is a multiple of 4), each along
+      // its 4 rows of C (streams the prefetcher follows) over the block's column groups.
+      for (int i0 = Math.max(r0, jc); i0 < end; i0 += 4) {
         int rowAt = i0 / UNIT * (w * UNIT) + i0 % UNIT;
-        int cAt = (first + i0) * m + first + j0;
-        if (i0 >= j0 + UNIT - 1 && i0 + 4 <= rows) {
-          tile(p, w, rowAt, colAt, a, cAt, m, null);
-        } else {
-          // Crossing the diagonal or the last row: sums to the side, then only j <= i < rows.
-          tile(p, w, rowAt, colAt, a, cAt, m, edge);
-          for (int s = 0; s < 4 && i0 + s < rows; s++) {
-            for (int t = 0; t < UNIT && j0 + t <= i0 + s; t++) {
-              a[cAt + s * m + t] -= edge[s * UNIT + t];
+        for (int j0 = jc; j0 < Math.min(jcEnd, i0 + 4); j0 += UNIT) {
+          int colAt = j0 / UNIT * (w * UNIT);
+          int cAt = (first + i0) * m + first + j0;
+          if (i0 >= j0 + UNIT - 1 && i0 + 4 <= rows) {
+            tile(p, w, rowAt, colAt, a, cAt, m, null);
+          } else {
+            // Crossing the diagonal or the last row: sums to the side, then only j <= i < rows.
+            tile(p, w, rowAt, colAt, a, cAt, m, edge);
+            for (int s = 0; s < 4 && i0 + s < rows; s++) {
+              for (int t = 0; t < UNIT && j0 + t <= i0 + s; t++) {
+                a[cAt + s * m + t] -= edge[s * UNIT + t];
+              }
             }
           }
         }
