@@ -114,8 +114,14 @@ public final class Gram {
    */
   public static void putRow(float[] values, int m, int stride, int k, int r, float[] rows,
       float[] cols) {
+    putRow(values, 0, m, stride, k, r, rows, cols);
+  }
+
+  /** As {@link #putRow(float[], int, int, int, int, float[], float[])}, from {@code values[off..]}. */
+  public static void putRow(float[] values, int off, int m, int stride, int k, int r,
+      float[] rows, float[] cols) {
     for (int i = 0; i < stride; i++) {
-      float v = i < m ? values[i] : 0f;
+      float v = i < m ? values[off + i] : 0f;
       rows[GramBody.atRows(k, r, i)] = v;
       cols[GramBody.atCols(k, r, i)] = v;
     }

@@ -6,6 +6,7 @@ import java.util.function.LongConsumer;
 import org.lprff.vector.codec.PackedFeatures;
 import org.lprff.vector.codec.QuantizationScale;
 import org.lprff.vector.products.Gram;
+import org.lprff.vector.simd.ParallelTasks;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.stream.MiniBatch;
@@ -50,6 +51,12 @@ public final class ClosedFormRidge {
 
   /** Rows decoded per chunk of the Gram accumulation. */
   public static final int CHUNK_ROWS = 512;
+
+  /** Rows per decoding task (of a chunk's rows, on the executor). */
+  static final int DECODE_ROWS = 32;
+
+  /** Columns per task of the column sums and Z^T T. */
+  static final int SUM_COLUMNS = 512;
 
   /** Largest m accepted: an m x m double matrix must fit in one array. */
   public static final int MAX_FEATURES = 16384;
@@ -198,8 +205,10 @@ public final class ClosedFormRidge {
     private final double[] zt; // Z^T T (or C^T T on the code path), row-major m x c
     private final double[] colSum; // of values (or of codes on the code path)
     private final double[] targetSum;
-    private final float[] row;
-    private final double[] t;
+    /** The chunk's rows decoded, row-major: what the sums beside the Gram read. */
+    private float[] decoded;
+    /** The chunk's targets as encoded, row-major rows x c. */
+    private double[] t;
     /** The grid of the code path, null on the value path; set by the first rows. */
     private QuantizationScale scale;
     private boolean started;
@@ -217,8 +226,7 @@ public final class ClosedFormRidge {
       this.zt = new double[m * c];
       this.colSum = new double[m];
       this.targetSum = new double[c];
-      this.row = new float[m];
-      this.t = new double[c];
+      this.t = new double[CHUNK_ROWS * c];
     }
 
     /** The grid of rows whose code products are exact in float sums, else null. */
@@ -247,18 +255,23 @@ public final class ClosedFormRidge {
     private void addValues(FeatureRows z, MiniBatch batch, Executor executor) {
       if (chunk == null) {
         chunk = new double[CHUNK_ROWS * stride];
+        decoded = new float[CHUNK_ROWS * m];
       }
       int k = batch.rows();
-      for (int r = 0; r < k; r++) {
-        z.decode(r, row, 0);
-        for (int i = m; i < stride; i++) {
-          chunk[Gram.at(k, r, i)] = 0; // the padding's place moves with k
+      double[] packed = chunk;
+      // Rows decoded and packed in tasks of DECODE_ROWS: each writes only its rows' entries.
+      ParallelTasks.run((k + DECODE_ROWS - 1) / DECODE_ROWS, executor, task -> {
+        for (int r = task * DECODE_ROWS; r < Math.min(k, (task + 1) * DECODE_ROWS); r++) {
+          z.decode(r, decoded, r * m);
+          for (int i = m; i < stride; i++) {
+            packed[Gram.at(k, r, i)] = 0; // the padding's place moves with k
+          }
+          for (int i = 0; i < m; i++) {
+            packed[Gram.at(k, r, i)] = decoded[r * m + i];
+          }
         }
-        for (int i = 0; i < m; i++) {
-          chunk[Gram.at(k, r, i)] = row[i];
-        }
-        addRow(batch, r);
-      }
+      });
+      addRows(batch, 0, k, executor);
       Gram.accumulateUpper(chunk, k, stride, g, executor);
     }
 
@@ -266,35 +279,53 @@ public final class ClosedFormRidge {
       if (chunkRows == null) {
         chunkRows = new float[Gram.FLOAT_ROWS * stride];
         chunkCols = new float[Gram.FLOAT_ROWS * stride];
+        decoded = new float[Gram.FLOAT_ROWS * m];
       }
       // Codes as floats: the grid 0, 1, 2, ... decodes code c to exactly c.
       QuantizationScale identity = QuantizationScale.of(scale.bits(), 0f, 1f);
       int k = batch.rows();
       for (int from = 0; from < k; from += Gram.FLOAT_ROWS) {
         int rows = Math.min(Gram.FLOAT_ROWS, k - from);
-        for (int r = 0; r < rows; r++) {
-          PackedFeatures.unpack(z.segment(), z.byteOffset() + (from + r) * z.rowBytes(), identity,
-              m, row, 0);
-          Gram.putRow(row, m, stride, rows, r, chunkRows, chunkCols);
-          addRow(batch, from + r);
-        }
+        int first = from;
+        ParallelTasks.run((rows + DECODE_ROWS - 1) / DECODE_ROWS, executor, task -> {
+          for (int r = task * DECODE_ROWS; r < Math.min(rows, (task + 1) * DECODE_ROWS); r++) {
+            PackedFeatures.unpack(z.segment(), z.byteOffset() + (first + r) * z.rowBytes(),
+                identity, m, decoded, r * m);
+            Gram.putRow(decoded, r * m, m, stride, rows, r, chunkRows, chunkCols);
+          }
+        });
+        addRows(batch, from, rows, executor);
         Gram.accumulateUpper(chunkRows, chunkCols, rows, stride, g, executor);
       }
     }
 
-    /** Row r's column sums, Z^T T and target sums, from {@code row} as decoded. */
-    private void addRow(MiniBatch batch, int r) {
-      encode(task, batch, r, t);
-      for (int i = 0; i < m; i++) {
-        double v = row[i];
-        colSum[i] += v;
+    /**
+     * The column sums, Z^T T and target sums of batch rows [from, from + rows), decoded in {@code
+     * decoded}: in tasks of {@value #SUM_COLUMNS} columns, each entry summed over the rows in
+     * order, so the bits do not depend on the threads.
+     */
+    private void addRows(MiniBatch batch, int from, int rows, Executor executor) {
+      if (t.length < rows * c) {
+        t = new double[Math.max(rows, CHUNK_ROWS) * c];
+      }
+      double[] targets = t;
+      for (int r = 0; r < rows; r++) {
+        encode(task, batch, from + r, targets, r * c);
         for (int j = 0; j < c; j++) {
-          zt[i * c + j] += v * t[j];
+          targetSum[j] += targets[r * c + j];
         }
       }
-      for (int j = 0; j < c; j++) {
-        targetSum[j] += t[j];
-      }
+      ParallelTasks.run((m + SUM_COLUMNS - 1) / SUM_COLUMNS, executor, part -> {
+        for (int r = 0; r < rows; r++) {
+          for (int i = part * SUM_COLUMNS; i < Math.min(m, (part + 1) * SUM_COLUMNS); i++) {
+            double v = decoded[r * m + i];
+            colSum[i] += v;
+            for (int j = 0; j < c; j++) {
+              zt[i * c + j] += v * targets[r * c + j];
+            }
+          }
+        }
+      });
     }
 
     NormalEquations finish() {
@@ -315,14 +346,14 @@ public final class ClosedFormRidge {
     }
   }
 
-  /** The regression target(s) of row r: the target, ±1, or one-hot. */
-  private static void encode(Task task, MiniBatch batch, int r, double[] t) {
+  /** The regression target(s) of row r at {@code t[off..off + c)}: the target, ±1, or one-hot. */
+  private static void encode(Task task, MiniBatch batch, int r, double[] t, int off) {
     switch (task) {
-      case Task.Regression ignored -> t[0] = batch.targets()[r];
-      case Task.Binary ignored -> t[0] = batch.classes()[r] == 1 ? 1 : -1;
+      case Task.Regression ignored -> t[off] = batch.targets()[r];
+      case Task.Binary ignored -> t[off] = batch.classes()[r] == 1 ? 1 : -1;
       case Task.Multiclass mc -> {
-        java.util.Arrays.fill(t, 0);
-        t[batch.classes()[r]] = 1;
+        java.util.Arrays.fill(t, off, off + mc.outputs(), 0);
+        t[off + batch.classes()[r]] = 1;
       }
     }
   }
