@@ -43,8 +43,10 @@ import org.lprff.vector.train.model.LinearModel;
  * to the values lo + step code at the end ({@link Gram#affineUpper}): twice the lanes of double,
  * and no rounding in the sums at all. Other rows (float32, 16 bits, codebooks, condensed) are
  * decoded ({@link FeatureRows#decode}) into chunks of {@value #CHUNK_ROWS} rows and summed in
- * double. It needs an m x m double matrix, 8 m^2 bytes (512 MiB at m = 8192; the JVM heap must
- * allow it), and the Cholesky solve ({@link NormalEquations#solve}) about m^3 / 3 more flops.
+ * double. Decoding a chunk's rows, and its column sums and Z^T T (each entry over the rows in
+ * order), run in tasks on the executor too. It needs an m x m double matrix, 8 m^2 bytes (512 MiB
+ * at m = 8192; the JVM heap must allow it), and the Cholesky solve ({@link NormalEquations#solve},
+ * the library's blocked {@link org.lprff.vector.products.Cholesky}) about m^3 / 3 more flops.
  * Meant for m up to about 8192.
  */
 public final class ClosedFormRidge {
