@@ -14,7 +14,8 @@ import org.lprff.vector.simd.spi.CholeskyBody;
  * <p>Right-looking and blocked: each step factors {@value #BLOCK} columns (their diagonal block,
  * then the panel below it, L21 = A21 L11^-T), then subtracts L21 L21^T from the trailing matrix,
  * the m^3 / 3 flops, in register tiles (see {@link CholeskyBody}). The panel and the update run in
- * tasks of {@value #TASK_ROWS} rows on an executor and the calling thread. Each entry is computed
+ * tasks of {@value #TASK_ROWS} rows on an executor and the calling thread; the task whose rows
+ * hold the next diagonal block factors it as soon as it has updated them. Each entry is computed
  * by one task in the order {@link CholeskyBody} fixes, so the bits depend neither on the threads
  * nor on the body (scalar or vector).
  */
@@ -89,25 +90,29 @@ public final class Cholesky {
    * API): -1, or the first pivot that is not > 0.
    */
   static int factorWith(CholeskyBody body, double[] a, int m, int block, Executor executor) {
+    assert block <= TASK_ROWS;
     int panelRows = (Math.max(0, m - block) + TASK_ROWS - 1) / TASK_ROWS * TASK_ROWS;
     double[] p = new double[panelRows * block];
-    for (int k0 = 0; k0 < m; k0 += block) {
+    int[] pivot = {CholeskyBody.factorDiagonal(a, m, 0, Math.min(block, m))};
+    for (int k0 = 0; pivot[0] < 0 && k0 + block < m; k0 += block) {
       int from = k0;
-      int w = Math.min(block, m - k0);
-      int pivot = CholeskyBody.factorDiagonal(a, m, k0, w);
-      if (pivot >= 0) {
-        return pivot;
-      }
-      int tasks = (m - k0 - w + TASK_ROWS - 1) / TASK_ROWS;
+      int w = block;
+      int next = k0 + w;
+      int tasks = (m - next + TASK_ROWS - 1) / TASK_ROWS;
       ParallelTasks.run(tasks, executor,
           t -> body.solvePanel(a, m, from, w, p, t * TASK_ROWS, (t + 1) * TASK_ROWS));
-      // Task t's rows reach column ~ its last row: the costly ones first, so the tail balances.
+      // Task 0 holds the next diagonal block: updated and factored first, while the other tasks
+      // update, so its serial factorization leaves no core idle. Then the costly tasks (rows
+      // reaching the furthest columns) first, so the tail balances.
       ParallelTasks.run(tasks, executor, t -> {
-        int r = (tasks - 1 - t) * TASK_ROWS;
+        int r = t == 0 ? 0 : (tasks - t) * TASK_ROWS;
         body.updateTrailing(a, m, from, w, p, r, r + TASK_ROWS);
+        if (t == 0) {
+          pivot[0] = CholeskyBody.factorDiagonal(a, m, next, Math.min(block, m - next));
+        }
       });
     }
-    return -1;
+    return pivot[0];
   }
 
   /** The solve on {@code body} (tests, not API). */
