@@ -117,7 +117,10 @@ public final class Gram {
     putRow(values, 0, m, stride, k, r, rows, cols);
   }
 
-  /** As {@link #putRow(float[], int, int, int, int, float[], float[])}, from {@code values[off..]}. */
+  /**
+   * As {@link #putRow(float[], int, int, int, int, float[], float[])}, from {@code
+   * values[off..]}.
+   */
   public static void putRow(float[] values, int off, int m, int stride, int k, int r,
       float[] rows, float[] cols) {
     for (int i = 0; i < stride; i++) {
