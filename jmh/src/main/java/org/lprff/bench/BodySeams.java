@@ -30,6 +30,12 @@ public final class BodySeams {
           void.class, GramBody.class, double[].class, int.class, int.class, double[].class),
       true);
 
+  private static final MethodHandle ACCUMULATE_FLOAT_UPPER_WITH = find(Gram.class,
+      "accumulateUpperWith",
+      MethodType.methodType(void.class, GramBody.class, float[].class, float[].class, int.class,
+          int.class, double[].class),
+      true);
+
   private BodySeams() {}
 
   /** {@code out = circ(g) x} on {@code body}, as {@link CirculantPlan#multiply} runs it. */
@@ -49,6 +55,18 @@ public final class BodySeams {
       GramBody body, double[] c, int k, int stride, double[] g) {
     try {
       ACCUMULATE_UPPER_WITH.invokeExact(body, c, k, stride, g);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException(t);
+    }
+  }
+
+  /** The float panels of {@link Gram#accumulateUpper} in order on {@code body}. */
+  public static void accumulateUpperWith(
+      GramBody body, float[] rows, float[] cols, int k, int stride, double[] g) {
+    try {
+      ACCUMULATE_FLOAT_UPPER_WITH.invokeExact(body, rows, cols, k, stride, g);
     } catch (RuntimeException | Error e) {
       throw e;
     } catch (Throwable t) {

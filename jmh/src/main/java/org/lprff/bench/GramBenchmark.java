@@ -24,6 +24,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@link ClosedFormRidge#CHUNK_ROWS} rows in the packed block layout: Vector API body against the
  * scalar reference, and the panel-parallel form on the common pool. k m^2 / 2 fused multiply-adds
  * per call (67 M at m = 512, 268 M at m = 1024, 4.3 G at m = 4096).
+ *
+ * <p>{@code codes} and {@code codesParallel}: the float form of b <= 8-bit codes, one chunk of
+ * {@link Gram#FLOAT_ROWS} rows of random 4-bit codes (k m^2 / 2 float multiply-adds, summed in
+ * float and added to G in double), one thread and on the common pool.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -42,6 +46,8 @@ public class GramBenchmark {
   private static final int CHUNK = ClosedFormRidge.CHUNK_ROWS;
 
   private double[] chunk;
+  private float[] codeRows;
+  private float[] codeCols;
   private double[] gram;
   private int stride;
 
@@ -56,6 +62,16 @@ public class GramBenchmark {
       }
     }
     chunk = Gram.pack(rows, CHUNK, stride);
+    int k = Gram.FLOAT_ROWS;
+    codeRows = new float[k * stride];
+    codeCols = new float[k * stride];
+    float[] codes = new float[m];
+    for (int r = 0; r < k; r++) {
+      for (int i = 0; i < m; i++) {
+        codes[i] = random.nextInt(16);
+      }
+      Gram.putRow(codes, m, stride, k, r, codeRows, codeCols);
+    }
     gram = new double[stride * stride];
   }
 
@@ -68,6 +84,19 @@ public class GramBenchmark {
   @Benchmark
   public double[] parallel() {
     Gram.accumulateUpper(chunk, CHUNK, stride, gram, ForkJoinPool.commonPool());
+    return gram;
+  }
+
+  @Benchmark
+  public double[] codes() {
+    BodySeams.accumulateUpperWith(VECTOR, codeRows, codeCols, Gram.FLOAT_ROWS, stride, gram);
+    return gram;
+  }
+
+  @Benchmark
+  public double[] codesParallel() {
+    Gram.accumulateUpper(codeRows, codeCols, Gram.FLOAT_ROWS, stride, gram,
+        ForkJoinPool.commonPool());
     return gram;
   }
 

@@ -13,6 +13,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -56,6 +57,9 @@ import picocli.CommandLine.Spec;
         "1:the report is written but some benchmarks failed (see DIR/jmh.log), or a failure",
         "2:a usage error (an unknown option or a bad value)"})
 public final class BenchCommand implements Callable<Integer> {
+
+  /** numpy's sgemm shape: n x n float32, large enough for OpenBLAS's peak on all threads. */
+  static final int SGEMM_N = 2048;
 
   @Spec CommandSpec spec;
 
@@ -213,6 +217,18 @@ public final class BenchCommand implements Callable<Integer> {
     List<Integer> sklearnThreads = threads == 1 ? List.of(1) : List.of(1, threads);
     long sklearnNanos = 0;
     List<String> failures = new ArrayList<>();
+    // numpy's sgemm: the other measurement of the roofline's peak, with the FMA peak's runs.
+    SklearnReference.Sgemm sgemm = SklearnReference.Sgemm.unavailable("fmaPeak not in this run");
+    if (steps.stream().anyMatch(s -> s.entry().benchmark().contains("fmaPeak"))) {
+      long t0 = System.nanoTime();
+      err.printf("numpy sgemm (n = %d, all threads), %s%n", SGEMM_N, python);
+      sgemm = reference.sgemm(SGEMM_N);
+      sklearnNanos += System.nanoTime() - t0;
+      err.println(sgemm.available()
+          ? String.format(Locale.ROOT, "  %.1f GFLOP/s on %d threads (%s)",
+              sgemm.flopsPerSecond() / 1e9, sgemm.threads(), sgemm.kernel())
+          : "  not measured: " + sgemm.message());
+    }
     try (OutputStream logFile = Files.newOutputStream(dir.resolve("jmh.log"));
         PrintStream log = new PrintStream(logFile, true, StandardCharsets.UTF_8)) {
       JmhSteps.Progress progress = new JmhSteps.Progress(log, err, startNanos, total);
@@ -251,7 +267,7 @@ public final class BenchCommand implements Callable<Integer> {
     Report.RunInfo run = new Report.RunInfo(
         "lprff bench " + String.join(" ", args), quick, timing, started, duration,
         duration.minusNanos(sklearnNanos), Duration.ofNanos(sklearnNanos), failures);
-    Report.write(dir, machine, run, new Figures(measurements, sklearn, threads));
+    Report.write(dir, machine, run, new Figures(measurements, sklearn, sgemm, threads));
     err.printf("lprff bench: %d results in %s; report: %s%n", measurements.size(),
         Report.human(duration), dir.resolve(Report.REPORT_MD));
     if (!failures.isEmpty()) {

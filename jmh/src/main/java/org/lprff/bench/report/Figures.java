@@ -47,12 +47,14 @@ public final class Figures {
       double flops, double bytes, double seconds) {}
 
   /**
-   * The ceilings measured by MachineLimitsBenchmark (NaN when not measured) and the kernels.
+   * The ceilings (NaN when not measured) and the kernels. The peak is the larger of the two
+   * measurements of it: MachineLimitsBenchmark.fmaPeak and numpy's sgemm on all threads.
    *
    * @param bandwidthBuffer the buffer size the bandwidth was measured on (the largest run)
    */
-  public record Roofline(double peakFlopsPerSecond, double bandwidthBytesPerSecond,
-      long bandwidthBuffer, int threads, List<RoofPoint> points) {
+  public record Roofline(double peakFlopsPerSecond, double fmaPeakFlopsPerSecond,
+      double sgemmFlopsPerSecond, double bandwidthBytesPerSecond, long bandwidthBuffer,
+      int threads, List<RoofPoint> points) {
     /** The intensity where the bandwidth line meets the FMA peak. */
     public double ridge() {
       return peakFlopsPerSecond / bandwidthBytesPerSecond;
@@ -99,12 +101,23 @@ public final class Figures {
 
   private final List<Measurement> measurements;
   private final SklearnReference.Result sklearn;
+  private final SklearnReference.Sgemm sgemm;
   private final int threads;
 
   public Figures(List<Measurement> measurements, SklearnReference.Result sklearn, int threads) {
+    this(measurements, sklearn, SklearnReference.Sgemm.unavailable("not measured"), threads);
+  }
+
+  public Figures(List<Measurement> measurements, SklearnReference.Result sklearn,
+      SklearnReference.Sgemm sgemm, int threads) {
     this.measurements = List.copyOf(measurements);
     this.sklearn = sklearn;
+    this.sgemm = sgemm;
     this.threads = threads;
+  }
+
+  public SklearnReference.Sgemm sgemm() {
+    return sgemm;
   }
 
   public List<Measurement> measurements() {
@@ -224,13 +237,17 @@ public final class Figures {
       points.add(new RoofPoint(shortLabel(m), parallel(m) ? threads : 1, w.intensity(),
           w.flops() / seconds, w.flops(), w.bytes(), seconds));
     }
-    return new Roofline(peak, bandwidth, buffer, threads, points);
+    double sgemmPeak = sgemm.available() ? sgemm.flopsPerSecond() : Double.NaN;
+    double best = Double.isNaN(peak) ? sgemmPeak
+        : Double.isNaN(sgemmPeak) ? peak : Math.max(peak, sgemmPeak);
+    return new Roofline(best, peak, sgemmPeak, bandwidth, buffer, threads, points);
   }
 
   /** Whether a benchmark runs on the common pool (all threads) rather than one thread. */
   static boolean parallel(Measurement m) {
     return m.benchmark().startsWith("MachineLimitsBenchmark.")
-        || m.benchmark().endsWith("CommonPool") || m.benchmark().equals("GramBenchmark.parallel");
+        || m.benchmark().endsWith("CommonPool") || m.benchmark().equals("GramBenchmark.parallel")
+        || m.benchmark().equals("GramBenchmark.codesParallel");
   }
 
   /** A PackedProductsBenchmark point over codebook rows (results without the parameter: affine). */
@@ -246,6 +263,8 @@ public final class Figures {
       case "FwhtBenchmark.vector" -> "fwht n=" + p.get("n");
       case "DenseProjectionBenchmark.vector" -> "dense projection d=" + p.get("d");
       case "GramBenchmark.vector" -> "gram m=" + p.get("m");
+      case "GramBenchmark.codes" -> "gram of codes m=" + p.get("m");
+      case "GramBenchmark.codesParallel" -> "gram of codes, all threads, m=" + p.get("m");
       case "PackedProductsBenchmark.forwardVector" ->
           "forward b=" + p.get("bits") + " c=" + p.get("classes")
               + (codebook(m) ? " codebook" : "");

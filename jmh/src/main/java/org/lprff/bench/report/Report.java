@@ -173,12 +173,19 @@ public final class Report {
     Figures.Roofline roof = figures.roofline();
     md.append("\n## 4. Roofline\n\n![roofline](").append(Charts.ROOFLINE_PNG).append(")\n\n");
     if (Double.isFinite(roof.peakFlopsPerSecond()) && Double.isFinite(roof.bandwidthBytesPerSecond())) {
+      SklearnReference.Sgemm sgemm = figures.sgemm();
       md.append(String.format(Locale.ROOT,
-          "Ceilings measured in this run on %d threads by MachineLimitsBenchmark: FMA peak %.1f"
-              + " GFLOP/s (fmaPeak: 12 independent FMA accumulators, 2 flops per lane FMA), read"
-              + " bandwidth %.2f GB/s (readBandwidth over %s); ridge at %.2f flop/byte."
+          "Ceilings measured in this run on %d threads: FMA peak %.1f GFLOP/s, the larger of"
+              + " MachineLimitsBenchmark.fmaPeak (12 independent FMA accumulators, operands"
+              + " loaded from L1, 2 flops per lane FMA) at %.1f GFLOP/s and numpy's sgemm %s;"
+              + " read bandwidth %.2f GB/s (readBandwidth over %s); ridge at %.2f flop/byte."
               + " One thread's share of the peak is drawn dashed (derived: peak / %d).\n\n",
-          roof.threads(), roof.peakFlopsPerSecond() / 1e9, roof.bandwidthBytesPerSecond() / 1e9,
+          roof.threads(), roof.peakFlopsPerSecond() / 1e9, roof.fmaPeakFlopsPerSecond() / 1e9,
+          sgemm.available()
+              ? String.format(Locale.ROOT, "(float32, n = %d, %d threads, %s) at %.1f GFLOP/s",
+                  sgemm.n(), sgemm.threads(), sgemm.kernel(), sgemm.flopsPerSecond() / 1e9)
+              : "(not measured: " + sgemm.message() + ")",
+          roof.bandwidthBytesPerSecond() / 1e9,
           bytes(roof.bandwidthBuffer()), roof.ridge(), roof.threads()));
     } else {
       md.append("_The ceilings were not measured (MachineLimitsBenchmark not run)._\n\n");
@@ -316,6 +323,15 @@ public final class Report {
     Figures.Roofline roof = figures.roofline();
     Map<String, Object> rl = new LinkedHashMap<>();
     rl.put("peakFlopsPerSecond", roof.peakFlopsPerSecond());
+    rl.put("fmaPeakFlopsPerSecond", roof.fmaPeakFlopsPerSecond());
+    rl.put("sgemmFlopsPerSecond", roof.sgemmFlopsPerSecond());
+    SklearnReference.Sgemm sgemm = figures.sgemm();
+    if (sgemm.available()) {
+      rl.put("sgemm", Map.of("n", sgemm.n(), "threads", sgemm.threads(), "kernel", sgemm.kernel(),
+          "flopsPerSecond", sgemm.flopsPerSecond()));
+    } else {
+      rl.put("sgemm", Map.of("unavailable", sgemm.message()));
+    }
     rl.put("bandwidthBytesPerSecond", roof.bandwidthBytesPerSecond());
     rl.put("bandwidthBufferBytes", roof.bandwidthBuffer());
     rl.put("threads", roof.threads());

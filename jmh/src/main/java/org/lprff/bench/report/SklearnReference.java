@@ -13,7 +13,9 @@ import org.lprff.report.Json;
 
 /**
  * scikit-learn's RBFSampler ({@code transform} in float32), timed by a Python script shipped in
- * this jar ({@code sklearn_rbf_timing.py}) with {@code python3} or {@code $LPRFF_PYTHON}.
+ * this jar ({@code sklearn_rbf_timing.py}) with {@code python3} or {@code $LPRFF_PYTHON}; and
+ * numpy's sgemm on all threads ({@code numpy_sgemm_timing.py}, {@link #sgemm}), the peak a tuned
+ * BLAS shows on this machine.
  */
 public final class SklearnReference {
 
@@ -39,6 +41,20 @@ public final class SklearnReference {
       return new Result(false, message, List.of(), Map.of());
     }
   }
+
+  /**
+   * numpy's sgemm: {@code flopsPerSecond} of an n x n float32 product on {@code threads} threads
+   * (median of 7), the OpenBLAS kernel threadpoolctl names ({@code kernel}), or why not measured.
+   */
+  public record Sgemm(boolean available, String message, int n, int threads,
+      double flopsPerSecond, String kernel) {
+    public static Sgemm unavailable(String message) {
+      return new Sgemm(false, message, 0, 0, Double.NaN, "");
+    }
+  }
+
+  /** OpenBLAS's overrides, unset for the sgemm process only: it picks its kernel from the CPU. */
+  static final List<String> OPENBLAS_OVERRIDES = List.of("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE");
 
   private final String python;
 
@@ -70,26 +86,80 @@ public final class SklearnReference {
     }
     config.append("], \"threads\": ").append(threads).append(", \"repeats\": ").append(repeats)
         .append(", \"warmups\": 2}");
+    Object doc = run("sklearn_rbf_timing.py", config.toString(), false);
+    if (doc instanceof String message) {
+      return Result.unavailable(message);
+    }
+    Map<?, ?> map = (Map<?, ?>) doc;
+    if (!Boolean.TRUE.equals(map.get("available"))) {
+      return Result.unavailable(python + " cannot run scikit-learn (" + map.get("error") + ")");
+    }
+    List<Timing> timings = new ArrayList<>();
+    for (Object o : (List<?>) map.get("timings")) {
+      Map<?, ?> t = (Map<?, ?>) o;
+      timings.add(new Timing(
+          num(t, "d"), num(t, "m"), num(t, "rows"), num(t, "threads"),
+          ((Number) t.get("median_s")).doubleValue(), phase));
+    }
+    Map<String, Object> versions = new java.util.LinkedHashMap<>();
+    for (String key : List.of("python", "python_version", "sklearn", "numpy", "blas")) {
+      versions.put(key, map.get(key));
+    }
+    return new Result(true, "", timings, versions);
+  }
+
+  /**
+   * numpy's sgemm at n x n on all threads, OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset for that
+   * process. Never throws: the result says why it is unavailable.
+   */
+  public Sgemm sgemm(int n) {
+    Object doc = run("numpy_sgemm_timing.py",
+        "{\"n\": " + n + ", \"repeats\": 7, \"warmups\": 2}", true);
+    if (doc instanceof String message) {
+      return Sgemm.unavailable(message);
+    }
+    Map<?, ?> map = (Map<?, ?>) doc;
+    if (!Boolean.TRUE.equals(map.get("available"))) {
+      return Sgemm.unavailable(python + " cannot run numpy (" + map.get("error") + ")");
+    }
+    StringBuilder kernel = new StringBuilder();
+    for (Object o : (List<?>) map.get("blas")) {
+      Map<?, ?> lib = (Map<?, ?>) o;
+      kernel.append(kernel.isEmpty() ? "" : ", ").append(lib.get("internal_api")).append(' ')
+          .append(lib.get("version")).append(' ').append(lib.get("architecture"));
+    }
+    return new Sgemm(true, "", num(map, "n"), num(map, "threads"),
+        ((Number) map.get("flops_per_s")).doubleValue(), kernel.toString());
+  }
+
+  /**
+   * Runs the script {@code resource} of this jar with {@code config}: its JSON document (a Map),
+   * or a String saying why there is none.
+   */
+  private Object run(String resource, String config, boolean plainOpenBlas) {
     Path script;
     try {
-      script = Files.createTempFile("lprff-sklearn", ".py");
-      try (InputStream in = SklearnReference.class.getResourceAsStream("sklearn_rbf_timing.py")) {
+      script = Files.createTempFile("lprff-reference", ".py");
+      try (InputStream in = SklearnReference.class.getResourceAsStream(resource)) {
         if (in == null) {
-          throw new IllegalStateException("sklearn_rbf_timing.py missing from the jar");
+          throw new IllegalStateException(resource + " missing from the jar");
         }
         Files.write(script, in.readAllBytes());
       }
     } catch (IOException e) {
-      return Result.unavailable("could not write the timing script: " + e.getMessage());
+      return "could not write the timing script: " + e.getMessage();
     }
     try {
       Process process;
       try {
-        process = new ProcessBuilder(python, script.toString(), config.toString())
-            .redirectError(ProcessBuilder.Redirect.PIPE).start();
+        ProcessBuilder builder = new ProcessBuilder(python, script.toString(), config)
+            .redirectError(ProcessBuilder.Redirect.PIPE);
+        if (plainOpenBlas) {
+          builder.environment().keySet().removeAll(OPENBLAS_OVERRIDES);
+        }
+        process = builder.start();
       } catch (IOException e) {
-        return Result.unavailable(
-            "no Python interpreter '" + python + "' (" + e.getMessage() + ")");
+        return "no Python interpreter '" + python + "' (" + e.getMessage() + ")";
       }
       process.getOutputStream().close();
       // Drain stderr on its own thread so a chatty warning cannot block the script.
@@ -104,7 +174,7 @@ public final class SklearnReference {
       String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!process.waitFor(30, TimeUnit.MINUTES)) {
         process.destroyForcibly();
-        return Result.unavailable(python + " did not finish within 30 minutes");
+        return python + " did not finish within 30 minutes";
       }
       drain.join();
       Object parsed;
@@ -115,30 +185,15 @@ public final class SklearnReference {
       }
       if (!(parsed instanceof Map<?, ?> doc)) {
         String tail = err.toString().strip();
-        return Result.unavailable(python + " exited " + process.exitValue() + " without a result"
-            + (tail.isEmpty() ? "" : ": " + lastLine(tail)));
+        return python + " exited " + process.exitValue() + " without a result"
+            + (tail.isEmpty() ? "" : ": " + lastLine(tail));
       }
-      if (!Boolean.TRUE.equals(doc.get("available"))) {
-        return Result.unavailable(
-            python + " cannot run scikit-learn (" + doc.get("error") + ")");
-      }
-      List<Timing> timings = new ArrayList<>();
-      for (Object o : (List<?>) doc.get("timings")) {
-        Map<?, ?> t = (Map<?, ?>) o;
-        timings.add(new Timing(
-            num(t, "d"), num(t, "m"), num(t, "rows"), num(t, "threads"),
-            ((Number) t.get("median_s")).doubleValue(), phase));
-      }
-      Map<String, Object> versions = new java.util.LinkedHashMap<>();
-      for (String key : List.of("python", "python_version", "sklearn", "numpy", "blas")) {
-        versions.put(key, doc.get(key));
-      }
-      return new Result(true, "", timings, versions);
+      return doc;
     } catch (IOException e) {
-      return Result.unavailable(python + " failed: " + e.getMessage());
+      return python + " failed: " + e.getMessage();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return Result.unavailable("interrupted while timing scikit-learn");
+      return "interrupted while timing " + resource;
     } finally {
       try {
         Files.deleteIfExists(script);

@@ -102,6 +102,13 @@ public final class Suite {
       new Entry(Part.KERNELS, "FwhtBenchmark\\.scalar", null, "n=8192"),
       new Entry(Part.KERNELS, "DenseProjectionBenchmark\\.vector", "d=784", "d=9,90,784"),
       new Entry(Part.KERNELS, "GramBenchmark\\.vector", "m=1024", "m=512,1024"),
+      // The Gram of b <= 8-bit codes (float sums, exact) at the diamonds demo's m, one thread
+      // and all threads: the closed form's bulk, against the roofline's peak.
+      new Entry(Part.KERNELS, "GramBenchmark\\.(codes|codesParallel)", "m=4096", "m=1024,4096"),
+      // The closed form's factorization, one thread and all threads (EJML's beside it in the
+      // full run).
+      new Entry(Part.KERNELS, "CholeskyBenchmark\\.(lprff|lprffSingle)", "m=2048", "m=2048,4096"),
+      new Entry(Part.KERNELS, "CholeskyBenchmark\\.(ejml|ejmlParallel)", null, "m=2048"),
       new Entry(Part.KERNELS, "QuantizeBenchmark\\.(stochastic|nearest)Vector",
           "bits=1,4,8,16", "bits=1,2,4,8,16"),
       new Entry(Part.KERNELS, "QuantizeBenchmark\\.stochasticScalar", null, "bits=4"),
@@ -163,6 +170,20 @@ public final class Suite {
       case "FwhtBenchmark.vector" -> {
         double n = i(p, "n");
         yield new Work(n * (Math.log(n) / Math.log(2) + 1), 8 * n);
+      }
+      // 256 rows (Gram.FLOAT_ROWS) x m(m+1)/2 float FMAs; read both packings of the chunk, read
+      // and write the upper triangle (double).
+      case "GramBenchmark.codes", "GramBenchmark.codesParallel" -> {
+        double m = i(p, "m");
+        double k = 256;
+        yield new Work(k * m * (m + 1), 8 * k * m + 8 * m * (m + 1));
+      }
+      // Cholesky: m^3 / 3 flops; read and write the lower triangle (the op's copy of the matrix
+      // left out).
+      case "CholeskyBenchmark.lprff", "CholeskyBenchmark.lprffSingle",
+          "CholeskyBenchmark.ejml", "CholeskyBenchmark.ejmlParallel" -> {
+        double m = i(p, "m");
+        yield new Work(m * m * m / 3, 8 * m * m);
       }
       // rows x m outputs of d multiply-adds; read W (m x d), x (rows x d), write rows x m.
       case "DenseProjectionBenchmark.vector" -> {

@@ -133,7 +133,10 @@ class ReportTest {
 
   @Test
   void writesReportResultsAndPlots(@TempDir Path dir) throws IOException {
-    Report.write(dir, MACHINE, run(), new Figures(canned(), sklearn(), 2));
+    // numpy's sgemm above fmaPeak's 20 GFLOP/s: the roofline's peak is the larger of the two.
+    SklearnReference.Sgemm sgemm =
+        new SklearnReference.Sgemm(true, "", 2048, 2, 40e9, "openblas 0.3.31 Haswell");
+    Report.write(dir, MACHINE, run(), new Figures(canned(), sklearn(), sgemm, 2));
     for (String png : List.of(Charts.BITS_PNG, Charts.SKLEARN_PNG, Charts.FRONTIER_PNG,
         Charts.ROOFLINE_PNG)) {
       byte[] bytes = Files.readAllBytes(dir.resolve(png));
@@ -160,12 +163,18 @@ class ReportTest {
     assertTrue(md.contains("| 90 | 2048 | 1 | dense | 4 | 512 | 171 | 3.00x |"), md);
     assertTrue(md.contains("(2.00x)"), md); // forward 4-bit against float32
     assertFalse(md.contains("not measured"), md);
+    assertTrue(md.contains("FMA peak 40.0 GFLOP/s, the larger of MachineLimitsBenchmark.fmaPeak"),
+        md);
+    assertTrue(md.contains("at 20.0 GFLOP/s and numpy's sgemm (float32, n = 2048, 2 threads,"
+        + " openblas 0.3.31 Haswell) at 40.0 GFLOP/s"), md);
     Object json = Json.parse(Files.readString(dir.resolve(Report.RESULTS_JSON)));
     Map<?, ?> root = (Map<?, ?>) json;
     assertEquals("Test CPU 9000", ((Map<?, ?>) root.get("machine")).get("cpu"));
     assertEquals(canned().size(), ((List<?>) root.get("results")).size());
     Map<?, ?> roof = (Map<?, ?>) ((Map<?, ?>) root.get("derived")).get("roofline");
-    assertEquals(2e10, ((Number) roof.get("peakFlopsPerSecond")).doubleValue());
+    assertEquals(4e10, ((Number) roof.get("peakFlopsPerSecond")).doubleValue());
+    assertEquals(2e10, ((Number) roof.get("fmaPeakFlopsPerSecond")).doubleValue());
+    assertEquals(4e10, ((Number) roof.get("sgemmFlopsPerSecond")).doubleValue());
     assertEquals(3, ((List<?>) ((Map<?, ?>) root.get("sklearn")).get("timings")).size());
   }
 

@@ -4,6 +4,7 @@ import java.lang.System.Logger.Level;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.lprff.vector.simd.panama.VectorCholesky;
 import org.lprff.vector.simd.panama.VectorCosine;
 import org.lprff.vector.simd.panama.VectorCosineCodes;
 import org.lprff.vector.simd.panama.VectorCounterRng;
@@ -16,6 +17,7 @@ import org.lprff.vector.simd.panama.VectorProducts;
 import org.lprff.vector.simd.panama.VectorRounding;
 import org.lprff.vector.simd.panama.VectorShape;
 import org.lprff.vector.simd.panama.VectorUnpack;
+import org.lprff.vector.simd.scalar.ScalarCholesky;
 import org.lprff.vector.simd.scalar.ScalarCosine;
 import org.lprff.vector.simd.scalar.ScalarCosineCodes;
 import org.lprff.vector.simd.scalar.ScalarCounterRng;
@@ -28,6 +30,7 @@ import org.lprff.vector.simd.scalar.ScalarProducts;
 import org.lprff.vector.simd.scalar.ScalarRounding;
 import org.lprff.vector.simd.scalar.ScalarUnpack;
 import org.lprff.vector.simd.spi.Body;
+import org.lprff.vector.simd.spi.CholeskyBody;
 import org.lprff.vector.simd.spi.CosineBody;
 import org.lprff.vector.simd.spi.CosineCodesBody;
 import org.lprff.vector.simd.spi.CounterRngBody;
@@ -77,6 +80,7 @@ public final class VectorizationProvider {
   private final ProductsBody products;
   private final DenseProjectionBody denseProjection;
   private final GramBody gram;
+  private final CholeskyBody cholesky;
 
   private VectorizationProvider(Implementation implementation) {
     this.implementation = implementation;
@@ -92,6 +96,7 @@ public final class VectorizationProvider {
       products = new VectorProducts();
       denseProjection = new VectorDenseProjection();
       gram = new VectorGram();
+      cholesky = new VectorCholesky();
     } else {
       fwht = new ScalarFwht();
       fft = new ScalarFft();
@@ -104,6 +109,7 @@ public final class VectorizationProvider {
       products = new ScalarProducts();
       denseProjection = new ScalarDenseProjection();
       gram = new ScalarGram();
+      cholesky = new ScalarCholesky();
     }
   }
 
@@ -196,6 +202,7 @@ public final class VectorizationProvider {
     bodies.put("unpack", unpack);
     bodies.put("products", products);
     bodies.put("gram", gram);
+    bodies.put("cholesky", cholesky);
     Map<String, String> shapes = new LinkedHashMap<>();
     bodies.forEach((name, body) -> shapes.put(name, body.shape()));
     return shapes;
@@ -205,7 +212,7 @@ public final class VectorizationProvider {
    * A line for logs and benchmark reports: the implementation, then the bodies grouped by the
    * registers they run on, e.g. {@code vector: dense projection, fwht, ... (FloatVector 512-bit,
    * 16 lanes); counter rng (IntVector 512-bit, 16 lanes); rounding (IntVector 256-bit, 8 lanes);
-   * gram (DoubleVector 512-bit, 8 lanes)}.
+   * gram, cholesky (DoubleVector 512-bit, 8 lanes)}.
    */
   public String describe() {
     if (implementation == Implementation.SCALAR) {
@@ -267,5 +274,9 @@ public final class VectorizationProvider {
 
   public GramBody gram() {
     return gram;
+  }
+
+  public CholeskyBody cholesky() {
+    return cholesky;
   }
 }

@@ -13,7 +13,7 @@ class VectorizationProviderTest {
 
   private static final List<String> BODIES = List.of(
       "dense projection", "fwht", "fft", "interleaved", "cosine", "counter rng", "rounding",
-      "cosine codes", "unpack", "products", "gram");
+      "cosine codes", "unpack", "products", "gram", "cholesky");
 
   @Test
   void vectorBodiesAreActiveOnThisMachineUnlessForcedOtherwise() {
@@ -70,6 +70,7 @@ class VectorizationProviderTest {
     assertEquals(floats + "; draws " + blocks, vector.bodies().get("cosine codes"));
     assertEquals("DoubleVector " + bits + "-bit, " + bits / 64 + " lanes",
         vector.bodies().get("gram"));
+    assertEquals(vector.bodies().get("gram"), vector.bodies().get("cholesky"));
     String line = vector.describe();
     assertTrue(line.startsWith("vector: dense projection, fwht, fft, interleaved, cosine, unpack,"
         + " products (" + floats + ")"), line);

@@ -1,17 +1,18 @@
 package org.lprff.vector.train.fullbatch;
 
 import java.util.Arrays;
-import org.ejml.data.DMatrixRMaj;
-import org.ejml.dense.row.factory.LinearSolverFactory_MT_DDRM;
-import org.ejml.interfaces.linsol.LinearSolverDense;
+import java.util.concurrent.ForkJoinPool;
+import org.lprff.vector.products.Cholesky;
 import org.lprff.vector.train.loss.Task;
 import org.lprff.vector.train.model.LinearModel;
 
 /**
  * The sums behind ridge's normal equations over n rows: Z^T Z, Z^T T, the column sums of Z and
  * T. Made by {@link ClosedFormRidge#accumulate}; solved for any lambda without another pass over
- * the rows, so choosing lambda on a validation set costs one Cholesky solve per candidate, and
- * {@link #plus} merges the sums of two row sets (refit on train + validation).
+ * the rows, so choosing lambda on a validation set costs one Cholesky solve per candidate (the
+ * library's blocked {@link Cholesky}, on the common pool: at m = 4096 several times faster than
+ * EJML's multithreaded one, see {@code CholeskyBenchmark}), and {@link #plus} merges the sums of
+ * two row sets (refit on train + validation).
  */
 public final class NormalEquations implements java.io.Serializable {
 
@@ -131,30 +132,27 @@ public final class NormalEquations implements java.io.Serializable {
     for (int i = 0; i < m; i++) {
       centered[i * m + i] += ridge;
     }
-    DMatrixRMaj a = DMatrixRMaj.wrap(m, m, centered);
-    DMatrixRMaj b = new DMatrixRMaj(m, c);
+    try {
+      Cholesky.factor(centered, m, ForkJoinPool.commonPool());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "Zc^T Zc + lambda n I is not positive definite (lambda = " + lambda + ", n = " + n
+              + ", m = " + m + "): the centered features are collinear; use a larger lambda ("
+              + e.getMessage() + ")", e);
+    }
+    double[][] x = new double[c][];
     double[] targetMean = new double[c];
     for (int j = 0; j < c; j++) {
       targetMean[j] = targetMean(j);
-      double[] cross = centeredCross(j);
-      for (int i = 0; i < m; i++) {
-        b.set(i, j, cross[i]);
-      }
+      x[j] = centeredCross(j);
+      Cholesky.solve(centered, m, x[j]);
     }
-    LinearSolverDense<DMatrixRMaj> solver = LinearSolverFactory_MT_DDRM.chol(m);
-    if (!solver.setA(a)) {
-      throw new IllegalArgumentException(
-          "Zc^T Zc + lambda n I is not positive definite (lambda = " + lambda + ", n = " + n
-              + ", m = " + m + "): the centered features are collinear; use a larger lambda");
-    }
-    DMatrixRMaj x = new DMatrixRMaj(m, c);
-    solver.solve(b, x);
     float[] wT = new float[c * m];
     float[] bias = new float[c];
     for (int j = 0; j < c; j++) {
       double intercept = targetMean[j];
       for (int i = 0; i < m; i++) {
-        double w = x.get(i, j);
+        double w = x[j][i];
         if (!Double.isFinite(w)) {
           throw new IllegalArgumentException(
               "the solve gave a non-finite weight W[" + i + "][" + j + "] = " + w + " (lambda = "
