@@ -6,9 +6,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
-import org.ejml.data.DMatrixRMaj;
-import org.ejml.dense.row.factory.LinearSolverFactory_MT_DDRM;
-import org.ejml.interfaces.linsol.LinearSolverDense;
+import org.lprff.vector.products.Cholesky;
 import org.lprff.vector.products.FloatProducts;
 import org.lprff.vector.products.Gram;
 import org.lprff.vector.stream.FeatureRows;
@@ -31,7 +29,7 @@ import org.lprff.vector.stream.Partitions;
  * tr(Zs^T Zs / s), over {@link #SHIFT_DIVISOR} s.
  *
  * <p>Cost: the s x s Gram Zs Zs^T once (s^2 m / 2 multiply-adds, the blocked Gram kernel), a
- * Cholesky of s^3 / 3 per mu (the last two kept: the l2 path's refit solves its best lambda
+ * Cholesky of s^3 / 3 per mu (`products.Cholesky` on the helpers; the last two kept: the l2 path's refit solves its best lambda
  * again after one past it), and per application two products of the s float rows with a vector (the Vector API
  * product kernels, 2 s m multiply-adds) and two triangular solves (2 s^2). The products run in
  * float, so P^-1 as applied is not exactly the same linear map at every step: CG uses the
@@ -58,11 +56,13 @@ public final class SketchPreconditioner {
   /** Zs Zs^T of the centered sample, s x s. */
   private final double[] gram;
   private final double shift;
+  /** Helpers of the factorizations (null: the calling thread alone). */
+  private final Executor executor;
   /**
    * The last two factorizations by mu: the l2 path's refit solves the best l2 again after the
    * path has gone one value past it.
    */
-  private final Map<Double, LinearSolverDense<DMatrixRMaj>> factors = new LinkedHashMap<>();
+  private final Map<Double, double[]> factors = new LinkedHashMap<>();
 
   /**
    * @param shiftDivisor {@link #SHIFT_DIVISOR}, or another for the tests (infinity: no shift,
@@ -74,6 +74,7 @@ public final class SketchPreconditioner {
     this.s = s;
     this.sample = sample;
     this.center = center;
+    this.executor = executor;
     this.gram = gram(sample, center, s, m, executor);
     double trace = 0;
     for (int a = 0; a < s; a++) {
@@ -204,27 +205,27 @@ public final class SketchPreconditioner {
     return Arrays.copyOf(g, s * s);
   }
 
-  /** The Cholesky factor of mu s I + Zs Zs^T, the last two kept. */
-  private LinearSolverDense<DMatrixRMaj> factor(double mu) {
-    LinearSolverDense<DMatrixRMaj> kept = factors.get(mu);
+  /** The Cholesky factor of mu s I + Zs Zs^T (row-major, lower), the last two kept. */
+  private double[] factor(double mu) {
+    double[] kept = factors.get(mu);
     if (kept != null) {
       return kept;
     }
-    DMatrixRMaj k = new DMatrixRMaj(s, s);
-    System.arraycopy(gram, 0, k.data, 0, s * s);
+    double[] k = gram.clone();
     for (int i = 0; i < s; i++) {
-      k.data[i * s + i] += mu * s;
+      k[i * s + i] += mu * s;
     }
-    LinearSolverDense<DMatrixRMaj> solver = LinearSolverFactory_MT_DDRM.chol(s);
-    if (!solver.setA(k)) {
+    try {
+      Cholesky.factor(k, s, executor);
+    } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("the preconditioner's " + s + " x " + s + " system is"
-          + " not positive definite at lambda + shift " + mu);
+          + " not positive definite at lambda + shift " + mu + ": " + e.getMessage(), e);
     }
     if (factors.size() == 2) {
       factors.remove(factors.keySet().iterator().next());
     }
-    factors.put(mu, solver);
-    return solver;
+    factors.put(mu, k);
+    return k;
   }
 
   /**
@@ -236,7 +237,7 @@ public final class SketchPreconditioner {
    * an uncentered problem, needs no iterations of its own.
    */
   void applyModel(double mu, double curvature, double[] g, int c, double[] out) {
-    LinearSolverDense<DMatrixRMaj> cholesky = factor(mu);
+    double[] cholesky = factor(mu);
     float[] rT = new float[c * m];
     double[] centerR = new double[c];
     for (int j = 0; j < c; j++) {
@@ -251,19 +252,16 @@ public final class SketchPreconditioner {
     }
     float[] zr = new float[s * c];
     FloatProducts.forward(sample, 0, s, m, rT, c, zr);
-    DMatrixRMaj y = new DMatrixRMaj(s, c);
-    for (int a = 0; a < s; a++) {
-      for (int j = 0; j < c; j++) {
-        y.data[a * c + j] = zr[a * c + j] - centerR[j];
-      }
-    }
-    DMatrixRMaj x = new DMatrixRMaj(s, c);
-    cholesky.solve(y, x);
     float[] xf = new float[s * c];
     double[] sumX = new double[c];
-    for (int a = 0; a < s; a++) {
-      for (int j = 0; j < c; j++) {
-        xf[a * c + j] = (float) x.data[a * c + j];
+    double[] x = new double[s];
+    for (int j = 0; j < c; j++) {
+      for (int a = 0; a < s; a++) {
+        x[a] = zr[a * c + j] - centerR[j];
+      }
+      Cholesky.solve(cholesky, s, x);
+      for (int a = 0; a < s; a++) {
+        xf[a * c + j] = (float) x[a];
         sumX[j] += xf[a * c + j];
       }
     }
@@ -287,7 +285,7 @@ public final class SketchPreconditioner {
    * as center^T r and center (1^T x).
    */
   void apply(double mu, double[] r, double[] z) {
-    LinearSolverDense<DMatrixRMaj> cholesky = factor(mu);
+    double[] cholesky = factor(mu);
     float[] rf = new float[m];
     for (int i = 0; i < m; i++) {
       rf[i] = (float) r[i];
@@ -295,16 +293,15 @@ public final class SketchPreconditioner {
     float[] zr = new float[s];
     FloatProducts.forward(sample, 0, s, m, rf, 1, zr);
     double centerR = dot(center, r);
-    DMatrixRMaj y = new DMatrixRMaj(s, 1);
+    double[] x = new double[s];
     for (int a = 0; a < s; a++) {
-      y.data[a] = zr[a] - centerR;
+      x[a] = zr[a] - centerR;
     }
-    DMatrixRMaj x = new DMatrixRMaj(s, 1);
-    cholesky.solve(y, x);
+    Cholesky.solve(cholesky, s, x);
     float[] xf = new float[s];
     double sumX = 0;
     for (int a = 0; a < s; a++) {
-      xf[a] = (float) x.data[a];
+      xf[a] = (float) x[a];
       sumX += xf[a];
     }
     float[] g = new float[m];
