@@ -29,11 +29,11 @@ import org.lprff.vector.stream.Partitions;
  * tr(Zs^T Zs / s), over {@link #SHIFT_DIVISOR} s.
  *
  * <p>Cost: the s x s Gram Zs Zs^T once (s^2 m / 2 multiply-adds, the blocked Gram kernel), a
- * Cholesky of s^3 / 3 per mu (`products.Cholesky` on the helpers; the last two kept: the l2 path's refit solves its best lambda
- * again after one past it), and per application two products of the s float rows with a vector (the Vector API
- * product kernels, 2 s m multiply-adds) and two triangular solves (2 s^2). The products run in
- * float, so P^-1 as applied is not exactly the same linear map at every step: CG uses the
- * flexible (Polak-Ribiere) beta for that.
+ * Cholesky of s^3 / 3 per mu ({@link Cholesky}, on the helpers; the last two kept: the l2 path's
+ * refit solves its best lambda again after one past it), and per application two products of the
+ * s float rows with a vector (the Vector API product kernels, 2 s m multiply-adds) and two
+ * triangular solves (2 s^2). The products run in float, so P^-1 as applied is not exactly the
+ * same linear map at every step: CG uses the flexible (Polak-Ribiere) beta for that.
  *
  * <p>Shared, one preconditioner serves several systems over subsets of the same rows (the path's
  * 90% and the refit's 100%): it is a sample, so any sample of the rows approximates them all.
