@@ -5,7 +5,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -19,8 +21,9 @@ public final class SklearnReference {
 
   /** How to get the reference, for the report when it could not be measured. */
   public static final String HOW_TO_GET =
-      "python3 -m venv ~/.venvs/lprff && ~/.venvs/lprff/bin/pip install numpy scikit-learn, "
-          + "then run with LPRFF_PYTHON=~/.venvs/lprff/bin/python";
+      "python3 -m venv ~/.venvs/lprff && ~/.venvs/lprff/bin/pip install numpy scikit-learn"
+          + " (threadpoolctl comes with it), then run with LPRFF_PYTHON=~/.venvs/lprff/bin/python"
+          + " or --python ~/.venvs/lprff/bin/python";
 
   /** One timed shape: the median seconds of one transform of {@code rows} rows. */
   public record Timing(int d, int m, int rows, int threads, double medianSeconds, String phase) {
@@ -39,6 +42,12 @@ public final class SklearnReference {
       return new Result(false, message, List.of(), Map.of());
     }
   }
+
+  /**
+   * Variables that pin numpy's OpenBLAS to an older kernel (and cache size) on some CPUs; the
+   * reference's Python runs without them ({@link #pythonProcess}).
+   */
+  public static final List<String> PINNED_BLAS = List.of("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE");
 
   private final String python;
 
@@ -70,80 +79,119 @@ public final class SklearnReference {
     }
     config.append("], \"threads\": ").append(threads).append(", \"repeats\": ").append(repeats)
         .append(", \"warmups\": 2}");
-    Path script;
-    try {
-      script = Files.createTempFile("lprff-sklearn", ".py");
-      try (InputStream in = SklearnReference.class.getResourceAsStream("sklearn_rbf_timing.py")) {
-        if (in == null) {
-          throw new IllegalStateException("sklearn_rbf_timing.py missing from the jar");
-        }
-        Files.write(script, in.readAllBytes());
-      }
-    } catch (IOException e) {
-      return Result.unavailable("could not write the timing script: " + e.getMessage());
+    Script out = Script.run(python, "sklearn_rbf_timing.py", List.of(config.toString()),
+        Duration.ofMinutes(30));
+    if (out.doc() == null) {
+      return Result.unavailable(out.error());
     }
-    try {
-      Process process;
+    Map<?, ?> doc = out.doc();
+    List<Timing> timings = new ArrayList<>();
+    for (Object o : (List<?>) doc.get("timings")) {
+      Map<?, ?> t = (Map<?, ?>) o;
+      timings.add(new Timing(
+          num(t, "d"), num(t, "m"), num(t, "rows"), num(t, "threads"),
+          ((Number) t.get("median_s")).doubleValue(), phase));
+    }
+    Map<String, Object> versions = new LinkedHashMap<>();
+    for (String key : List.of("python", "python_version", "sklearn", "numpy", "blas")) {
+      versions.put(key, doc.get(key));
+    }
+    return new Result(true, "", timings, versions);
+  }
+
+  /**
+   * The Python process of a reference: the parent's environment without {@link #PINNED_BLAS},
+   * so that numpy's OpenBLAS picks the kernel of this CPU itself. Only the reference's process
+   * loses them; this JVM, the tests and the lprff processes keep whatever the machine sets.
+   */
+  static ProcessBuilder pythonProcess(List<String> command) {
+    ProcessBuilder builder = new ProcessBuilder(command);
+    scrub(builder.environment());
+    return builder;
+  }
+
+  /** Removes {@link #PINNED_BLAS} from a child's environment (the map of a ProcessBuilder). */
+  static void scrub(Map<String, String> environment) {
+    PINNED_BLAS.forEach(environment::remove);
+  }
+
+  /**
+   * What a script shipped in this jar printed: its JSON object when it says {@code "available":
+   * true}, else null and why not (no interpreter, no scikit-learn, a crash), for the report.
+   */
+  record Script(Map<?, ?> doc, String error) {
+
+    static Script failed(String error) {
+      return new Script(null, error);
+    }
+
+    /** Runs {@code resource} with {@code python} and these arguments; never throws for them. */
+    static Script run(String python, String resource, List<String> args, Duration timeout) {
+      Path script;
       try {
-        process = new ProcessBuilder(python, script.toString(), config.toString())
-            .redirectError(ProcessBuilder.Redirect.PIPE).start();
-      } catch (IOException e) {
-        return Result.unavailable(
-            "no Python interpreter '" + python + "' (" + e.getMessage() + ")");
-      }
-      process.getOutputStream().close();
-      // Drain stderr on its own thread so a chatty warning cannot block the script.
-      StringBuilder err = new StringBuilder();
-      Thread drain = Thread.ofVirtual().start(() -> {
-        try {
-          err.append(new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
-        } catch (IOException ignored) {
-          // the exit code says enough
+        script = Files.createTempFile("lprff-sklearn", ".py");
+        try (InputStream in = SklearnReference.class.getResourceAsStream(resource)) {
+          if (in == null) {
+            throw new IllegalStateException(resource + " missing from the jar");
+          }
+          Files.write(script, in.readAllBytes());
         }
-      });
-      String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!process.waitFor(30, TimeUnit.MINUTES)) {
-        process.destroyForcibly();
-        return Result.unavailable(python + " did not finish within 30 minutes");
+      } catch (IOException e) {
+        return failed("could not write " + resource + ": " + e.getMessage());
       }
-      drain.join();
-      Object parsed;
+      List<String> command = new ArrayList<>(List.of(python, script.toString()));
+      command.addAll(args);
       try {
-        parsed = out.isBlank() ? null : Json.parse(out.strip());
-      } catch (IllegalArgumentException e) {
-        parsed = null;
-      }
-      if (!(parsed instanceof Map<?, ?> doc)) {
-        String tail = err.toString().strip();
-        return Result.unavailable(python + " exited " + process.exitValue() + " without a result"
-            + (tail.isEmpty() ? "" : ": " + lastLine(tail)));
-      }
-      if (!Boolean.TRUE.equals(doc.get("available"))) {
-        return Result.unavailable(
-            python + " cannot run scikit-learn (" + doc.get("error") + ")");
-      }
-      List<Timing> timings = new ArrayList<>();
-      for (Object o : (List<?>) doc.get("timings")) {
-        Map<?, ?> t = (Map<?, ?>) o;
-        timings.add(new Timing(
-            num(t, "d"), num(t, "m"), num(t, "rows"), num(t, "threads"),
-            ((Number) t.get("median_s")).doubleValue(), phase));
-      }
-      Map<String, Object> versions = new java.util.LinkedHashMap<>();
-      for (String key : List.of("python", "python_version", "sklearn", "numpy", "blas")) {
-        versions.put(key, doc.get(key));
-      }
-      return new Result(true, "", timings, versions);
-    } catch (IOException e) {
-      return Result.unavailable(python + " failed: " + e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Result.unavailable("interrupted while timing scikit-learn");
-    } finally {
-      try {
-        Files.deleteIfExists(script);
-      } catch (IOException ignored) {
-        // a temporary file
+        Process process;
+        try {
+          process = pythonProcess(command).redirectError(ProcessBuilder.Redirect.PIPE).start();
+        } catch (IOException e) {
+          return failed("no Python interpreter '" + python + "' (" + e.getMessage() + ")");
+        }
+        process.getOutputStream().close();
+        // Drain stderr on its own thread so a chatty warning cannot block the script.
+        StringBuilder err = new StringBuilder();
+        Thread drain = Thread.ofVirtual().start(() -> {
+          try {
+            err.append(new String(process.getErrorStream().readAllBytes(),
+                StandardCharsets.UTF_8));
+          } catch (IOException ignored) {
+            // the exit code says enough
+          }
+        });
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+          process.destroyForcibly();
+          return failed(python + " " + resource + " did not finish within "
+              + Report.human(timeout));
+        }
+        drain.join();
+        Object parsed;
+        try {
+          parsed = out.isBlank() ? null : Json.parse(out.strip());
+        } catch (IllegalArgumentException e) {
+          parsed = null;
+        }
+        if (!(parsed instanceof Map<?, ?> doc)) {
+          String tail = err.toString().strip();
+          return failed(python + " exited " + process.exitValue() + " without a result"
+              + (tail.isEmpty() ? "" : ": " + lastLine(tail)));
+        }
+        if (!Boolean.TRUE.equals(doc.get("available"))) {
+          return failed(python + " cannot run scikit-learn (" + doc.get("error") + ")");
+        }
+        return new Script(doc, "");
+      } catch (IOException e) {
+        return failed(python + " failed: " + e.getMessage());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return failed("interrupted while running " + resource);
+      } finally {
+        try {
+          Files.deleteIfExists(script);
+        } catch (IOException ignored) {
+          // a temporary file
+        }
       }
     }
   }
