@@ -49,7 +49,12 @@ import picocli.CommandLine.Spec;
             + " output to DIR/jmh.log.",
         "",
         "scikit-learn's RBFSampler is timed with python3 or $LPRFF_PYTHON (--python) when it"
-            + " can import numpy and scikit-learn; the report says so when it cannot.",
+            + " can import numpy and scikit-learn; the report says so when it cannot. Its"
+            + " process runs without OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE (numpy's OpenBLAS"
+            + " picks this CPU's kernel; the report names it).",
+        "",
+        "--time-to-model adds a table and a plot of the seconds to a model, lprff's defaults"
+            + " beside scikit-learn, after the suite.",
         ""},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
@@ -93,6 +98,19 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--python", paramLabel = "PATH",
       description = "The Python that times scikit-learn. Default: $LPRFF_PYTHON, else python3.")
   String python = SklearnReference.defaultPython();
+
+  @Option(names = "--time-to-model",
+      description = "Also measure the time to a model after the suite: `lprff featurize` +"
+          + " `lprff train` with the defaults beside scikit-learn's single fit and its own l2"
+          + " search, on diamonds and digits (a few minutes; needs --python with scikit-learn)."
+          + " --only and --list see the data sets as TimeToModel.<name>: '--time-to-model"
+          + " --only TimeToModel' runs the table alone.")
+  boolean timeToModel;
+
+  @Option(names = "--fashion-mnist", paramLabel = "DIR",
+      description = "Add Fashion-MNIST (60,000 rows, m = 8192) to --time-to-model, which it"
+          + " implies: DIR holds its four IDX .gz files. Takes an hour or more on 2 cores.")
+  Path fashionMnist;
 
   @Option(names = "--list", description = "Print the benchmarks the run would make and exit.")
   boolean list;
@@ -175,9 +193,13 @@ public final class BenchCommand implements Callable<Integer> {
           + " threads): drop --forks 0");
     }
     List<JmhSteps.Step> steps = JmhSteps.plan(entries, quick, onlyPattern);
-    if (steps.isEmpty()) {
+    List<TimeToModel.DataSet> models = timeToModelSets(onlyPattern);
+    if (steps.isEmpty() && models.isEmpty()) {
+      boolean wantsTable = onlyPattern != null && !timeToModel
+          && !TimeToModelRun.selected(TimeToModelRun.dataSets(true), onlyPattern).isEmpty();
       throw new ParameterException(spec.commandLine(), "--only '" + only
-          + "' matches no benchmark of the " + (quick ? "quick" : "full") + " suite");
+          + "' matches no benchmark of the " + (quick ? "quick" : "full") + " suite"
+          + (wantsTable ? " (the TimeToModel data sets run with --time-to-model)" : ""));
     }
     int total = steps.stream().mapToInt(JmhSteps.Step::count).sum();
     if (list) {
@@ -192,19 +214,27 @@ public final class BenchCommand implements Callable<Integer> {
           stdout.println(line);
         }
       }
-      stdout.println(total + " benchmarks");
+      for (TimeToModel.DataSet d : models) {
+        stdout.printf("%s task=%s sigma=%s m=%d bits=%d%n", d.id(),
+            d.classification() ? "classification" : "regression",
+            TimeToModelRun.fmt(d.sigma()), d.m(), d.bits());
+      }
+      stdout.println(total + " benchmarks" + (models.isEmpty() ? ""
+          : ", then the time to a model on " + models.size() + " data sets"));
       return 0;
     }
 
+    Path root = models.isEmpty() ? null : repositoryRoot();
     ZonedDateTime started = Report.now();
     long startNanos = System.nanoTime();
     Path dir = out != null ? out
         : Path.of("bench-results", started.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     Files.createDirectories(dir);
     MachineInfo machine = MachineInfo.detect(threads);
-    err.printf("lprff bench: %s run of %d benchmarks on %s (%s, %d lanes), %d threads -> %s%n",
-        quick ? "quick" : "full", total, machine.cpuModel(), machine.floatSpecies(),
-        machine.floatLanes(), threads, dir);
+    err.printf("lprff bench: %s run of %d benchmarks%s on %s (%s, %d lanes), %d threads -> %s%n",
+        quick ? "quick" : "full", total, models.isEmpty() ? ""
+            : " and the time to a model on " + models.size() + " data sets",
+        machine.cpuModel(), machine.floatSpecies(), machine.floatLanes(), threads, dir);
     List<String> jvmArgs = new ArrayList<>();
     if (threads != cores) {
       jvmArgs.add("-Djava.util.concurrent.ForkJoinPool.common.parallelism=" + (threads - 1));
@@ -229,6 +259,7 @@ public final class BenchCommand implements Callable<Integer> {
               sgemm.flopsPerSecond() / 1e9, sgemm.threads(), sgemm.kernel())
           : "  not measured: " + sgemm.message());
     }
+    TimeToModel.Table table = null;
     try (OutputStream logFile = Files.newOutputStream(dir.resolve("jmh.log"));
         PrintStream log = new PrintStream(logFile, true, StandardCharsets.UTF_8)) {
       JmhSteps.Progress progress = new JmhSteps.Progress(log, err, startNanos, total);
@@ -259,15 +290,20 @@ public final class BenchCommand implements Callable<Integer> {
         }
       }
       failures.addAll(progress.failures());
+      if (!models.isEmpty()) {
+        // After the suite, so that its processes never share the cores with a benchmark.
+        table = new TimeToModelRun(root, python, fashionMnist, err, progress::clock).run(models);
+      }
     }
     SklearnReference.Result sklearn = before == null
         ? SklearnReference.Result.unavailable("no featurizer benchmark in this run")
         : after == null ? before : SklearnReference.combine(before, after);
     Duration duration = Duration.ofNanos(System.nanoTime() - startNanos);
+    long tableNanos = table == null ? 0 : Math.round(table.seconds() * 1e9);
     Report.RunInfo run = new Report.RunInfo(
         "lprff bench " + String.join(" ", args), quick, timing, started, duration,
-        duration.minusNanos(sklearnNanos), Duration.ofNanos(sklearnNanos), failures);
-    Report.write(dir, machine, run, new Figures(measurements, sklearn, sgemm, threads));
+        duration.minusNanos(sklearnNanos + tableNanos), Duration.ofNanos(sklearnNanos), failures);
+    Report.write(dir, machine, run, new Figures(measurements, sklearn, sgemm, threads), table);
     err.printf("lprff bench: %d results in %s; report: %s%n", measurements.size(),
         Report.human(duration), dir.resolve(Report.REPORT_MD));
     if (!failures.isEmpty()) {
@@ -276,6 +312,37 @@ public final class BenchCommand implements Callable<Integer> {
       return 1;
     }
     return 0;
+  }
+
+  /** The time-to-model data sets this run measures: none without the options, then --only's. */
+  private List<TimeToModel.DataSet> timeToModelSets(Pattern onlyPattern) {
+    if (!timeToModel && fashionMnist == null) {
+      return List.of();
+    }
+    if (fashionMnist != null) {
+      String missing = TimeToModelRun.missingFashionMnist(fashionMnist);
+      if (missing != null) {
+        throw new ParameterException(spec.commandLine(), missing);
+      }
+    }
+    return TimeToModelRun.selected(TimeToModelRun.dataSets(fashionMnist != null), onlyPattern);
+  }
+
+  /**
+   * The repository whose {@code ./lprff} the time-to-model table starts: {@code -Dlprff.root}
+   * (set by {@code ./lprff bench}), else the current directory when it is one.
+   */
+  private Path repositoryRoot() {
+    String property = System.getProperty("lprff.root");
+    Path root = Path.of(property != null ? property : "").toAbsolutePath();
+    if (!Files.isExecutable(root.resolve("lprff"))
+        || !Files.isRegularFile(root.resolve(TimeToModelRun.DIAMONDS_CSV))) {
+      throw new ParameterException(spec.commandLine(), "--time-to-model starts the repository's"
+          + " ./lprff, but " + root + " is not the repository (no executable lprff or no "
+          + TimeToModelRun.DIAMONDS_CSV + "): run it as ./lprff bench, or pass"
+          + " -Dlprff.root=REPOSITORY to this JVM");
+    }
+    return root;
   }
 
   /** The (d, m, rows) of every featurizer benchmark the steps will run, in order. */

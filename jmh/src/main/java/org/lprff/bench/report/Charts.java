@@ -29,13 +29,15 @@ import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.category.CategoryDataset;
 import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.lprff.report.ChartStyle;
 import org.lprff.report.TickFormat;
 
-/** The four PNG plots of the report, drawn headless with JFreeChart in {@link ChartStyle}. */
+/**
+ * The four PNG plots of the report (five with {@code --time-to-model}), drawn headless with JFreeChart in {@link ChartStyle}. */
 public final class Charts {
 
   static {
@@ -49,6 +51,7 @@ public final class Charts {
   public static final String SKLEARN_PNG = "featurizer-vs-sklearn.png";
   public static final String FRONTIER_PNG = "training-frontier.png";
   public static final String ROOFLINE_PNG = "roofline.png";
+  public static final String TIME_TO_MODEL_PNG = "time-to-model.png";
 
   private static final Font LABEL = ChartStyle.font(11);
 
@@ -239,6 +242,66 @@ public final class Charts {
     noData(plot, roof.points().isEmpty() && !ceilings);
     return new JFreeChart("Roofline: measured FMA peak and read bandwidth, each kernel placed",
         JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+  }
+
+  /**
+   * Plot 5: per data set, the seconds to a model (features + fit, log) of lprff's defaults,
+   * scikit-learn's single fit and scikit-learn's search, each bar labelled with its heldout metric.
+   */
+  static JFreeChart timeToModel(TimeToModel.Table table) {
+    DefaultCategoryDataset data = new DefaultCategoryDataset();
+    Map<List<String>, String> labels = new LinkedHashMap<>();
+    double least = Double.POSITIVE_INFINITY;
+    double most = 0;
+    for (TimeToModel.DataSet set : table.dataSets()) {
+      for (TimeToModel.Row r : table.rows(set)) {
+        data.addValue(r.seconds(), r.method().label, set.name());
+        labels.put(List.of(r.method().label, set.name()), Report.num(r.seconds()) + " s, "
+            + set.metricName() + " " + TimeToModel.metric(r.metric()));
+        least = Math.min(least, r.seconds());
+        most = Math.max(most, r.seconds());
+      }
+    }
+    LogAxis y = new LogAxis("seconds to a model: features + fit (wall, log)");
+    decades(y);
+    if (Double.isFinite(least)) {
+      // Bars start at the axis' lower bound, so it lies a decade below the fastest model; the
+      // upper one leaves room for the labels above the slowest.
+      y.setRange(Math.pow(10, Math.floor(Math.log10(least)) - 1),
+          Math.pow(10, Math.ceil(Math.log10(most * 3))));
+    }
+    CategoryAxis x = new CategoryAxis("data set (heldout MSE or error rate above each bar)");
+    BarRenderer r = new BarRenderer();
+    r.setBarPainter(new StandardBarPainter());
+    r.setShadowVisible(false);
+    r.setItemMargin(0.04);
+    for (TimeToModel.Method m : TimeToModel.Method.values()) {
+      int i = data.getRowIndex(m.label);
+      if (i >= 0) {
+        r.setSeriesPaint(i, m == TimeToModel.Method.LPRFF ? ChartStyle.color(0)
+            : m == TimeToModel.Method.SINGLE ? Color.GRAY : Color.BLACK);
+      }
+    }
+    r.setDefaultItemLabelGenerator(new StandardCategoryItemLabelGenerator() {
+      @Override
+      public String generateLabel(CategoryDataset dataset, int row, int column) {
+        return labels.get(List.of((String) dataset.getRowKey(row),
+            (String) dataset.getColumnKey(column)));
+      }
+    });
+    r.setDefaultItemLabelsVisible(true);
+    r.setDefaultItemLabelFont(ChartStyle.font(10));
+    CategoryPlot plot = new CategoryPlot(data, x, y, r);
+    ChartStyle.style(plot);
+    ChartStyle.noData(plot, table.rows().isEmpty(), "no data set was measured");
+    return new JFreeChart("Time to a model: lprff's defaults beside scikit-learn",
+        JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+  }
+
+  /** Writes plot 5 into {@code dir}. */
+  public static void writeTimeToModel(TimeToModel.Table table, String subtitle, Path dir)
+      throws IOException {
+    save(timeToModel(table), subtitle, dir.resolve(TIME_TO_MODEL_PNG));
   }
 
   /** Ticks at the powers of ten only. */

@@ -16,7 +16,10 @@ import java.util.Map;
 import java.util.TreeSet;
 import org.lprff.report.Json;
 
-/** Writes {@code report.md}, {@code results.json} and the four plots of one run. */
+/**
+ * Writes {@code report.md}, {@code results.json} and the four plots of one run (five with the
+ * time-to-model table).
+ */
 public final class Report {
 
   public static final String REPORT_MD = "report.md";
@@ -34,16 +37,32 @@ public final class Report {
   /** Writes every file into {@code dir} (created if missing). */
   public static void write(Path dir, MachineInfo machine, RunInfo run, Figures figures)
       throws IOException {
+    write(dir, machine, run, figures, null);
+  }
+
+  /** As {@link #write(Path, MachineInfo, RunInfo, Figures)}, with the time-to-model table. */
+  public static void write(Path dir, MachineInfo machine, RunInfo run, Figures figures,
+      TimeToModel.Table timeToModel) throws IOException {
     Files.createDirectories(dir);
     String subtitle = machine.cpuModel() + ", " + machine.floatSpecies() + ", JDK "
         + Runtime.version().feature() + ", " + run.started().format(DateTimeFormatter.ISO_LOCAL_DATE);
     Charts.writeAll(figures, subtitle, dir);
-    Files.writeString(dir.resolve(REPORT_MD), markdown(machine, run, figures), StandardCharsets.UTF_8);
-    Files.writeString(dir.resolve(RESULTS_JSON), Json.writeIndented(json(machine, run, figures)),
+    if (timeToModel != null) {
+      Charts.writeTimeToModel(timeToModel, subtitle, dir);
+    }
+    Files.writeString(dir.resolve(REPORT_MD), markdown(machine, run, figures, timeToModel),
         StandardCharsets.UTF_8);
+    Files.writeString(dir.resolve(RESULTS_JSON),
+        Json.writeIndented(json(machine, run, figures, timeToModel)), StandardCharsets.UTF_8);
   }
 
   static String markdown(MachineInfo machine, RunInfo run, Figures figures) {
+    return markdown(machine, run, figures, null);
+  }
+
+  /** The report; the time-to-model section only when the table was run (not null). */
+  static String markdown(MachineInfo machine, RunInfo run, Figures figures,
+      TimeToModel.Table timeToModel) {
     StringBuilder md = new StringBuilder();
     md.append("# lprff bench: ").append(run.quick() ? "quick" : "full").append(" run of ")
         .append(run.started().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z"))).append("\n\n");
@@ -66,7 +85,8 @@ public final class Report {
         + " results" + (run.failures().isEmpty() ? "" : ", " + run.failures().size() + " failed"));
     row(md, "started", run.started().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
     row(md, "duration", human(run.duration()) + " (JMH " + human(run.jmh()) + ", scikit-learn "
-        + human(run.sklearn()) + ")");
+        + human(run.sklearn()) + (timeToModel == null ? "" : ", time to model "
+            + human(Duration.ofMillis(Math.round(timeToModel.seconds() * 1e3)))) + ")");
     row(md, "command", "`" + run.command() + "`");
     row(md, "scikit-learn", sk.available()
         ? "scikit-learn " + sk.versions().get("sklearn") + ", numpy " + sk.versions().get("numpy")
@@ -83,6 +103,9 @@ public final class Report {
     sklearnSection(md, figures);
     frontierSection(md, figures);
     rooflineSection(md, figures);
+    if (timeToModel != null) {
+      md.append(TimeToModel.markdown(timeToModel, Charts.TIME_TO_MODEL_PNG));
+    }
     allResults(md, figures);
     return md.toString();
   }
@@ -230,6 +253,12 @@ public final class Report {
   }
 
   static Map<String, Object> json(MachineInfo machine, RunInfo run, Figures figures) {
+    return json(machine, run, figures, null);
+  }
+
+  /** results.json; {@code timeToModel} only when the table was run (not null). */
+  static Map<String, Object> json(MachineInfo machine, RunInfo run, Figures figures,
+      TimeToModel.Table timeToModel) {
     Map<String, Object> root = new LinkedHashMap<>();
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("cpu", machine.cpuModel());
@@ -351,6 +380,9 @@ public final class Report {
     rl.put("kernels", points);
     derived.put("roofline", rl);
     root.put("derived", derived);
+    if (timeToModel != null) {
+      root.put("timeToModel", TimeToModel.json(timeToModel));
+    }
     return root;
   }
 

@@ -5,7 +5,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -13,16 +15,15 @@ import org.lprff.report.Json;
 
 /**
  * scikit-learn's RBFSampler ({@code transform} in float32), timed by a Python script shipped in
- * this jar ({@code sklearn_rbf_timing.py}) with {@code python3} or {@code $LPRFF_PYTHON}; and
- * numpy's sgemm on all threads ({@code numpy_sgemm_timing.py}, {@link #sgemm}), the peak a tuned
- * BLAS shows on this machine.
+ * this jar ({@code sklearn_rbf_timing.py}) with {@code python3} or {@code $LPRFF_PYTHON}.
  */
 public final class SklearnReference {
 
   /** How to get the reference, for the report when it could not be measured. */
   public static final String HOW_TO_GET =
-      "python3 -m venv ~/.venvs/lprff && ~/.venvs/lprff/bin/pip install numpy scikit-learn, "
-          + "then run with LPRFF_PYTHON=~/.venvs/lprff/bin/python";
+      "python3 -m venv ~/.venvs/lprff && ~/.venvs/lprff/bin/pip install numpy scikit-learn"
+          + " (threadpoolctl comes with it), then run with LPRFF_PYTHON=~/.venvs/lprff/bin/python"
+          + " or --python ~/.venvs/lprff/bin/python";
 
   /** One timed shape: the median seconds of one transform of {@code rows} rows. */
   public record Timing(int d, int m, int rows, int threads, double medianSeconds, String phase) {
@@ -53,8 +54,11 @@ public final class SklearnReference {
     }
   }
 
-  /** OpenBLAS's overrides, unset for the sgemm process only: it picks its kernel from the CPU. */
-  static final List<String> OPENBLAS_OVERRIDES = List.of("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE");
+  /**
+   * Variables that pin numpy's OpenBLAS to an older kernel (and cache size) on some CPUs; the
+   * reference's Python runs without them ({@link #pythonProcess}).
+   */
+  public static final List<String> PINNED_BLAS = List.of("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE");
 
   private final String python;
 
@@ -86,42 +90,38 @@ public final class SklearnReference {
     }
     config.append("], \"threads\": ").append(threads).append(", \"repeats\": ").append(repeats)
         .append(", \"warmups\": 2}");
-    Object doc = run("sklearn_rbf_timing.py", config.toString(), false);
-    if (doc instanceof String message) {
-      return Result.unavailable(message);
+    Script out = Script.run(python, "sklearn_rbf_timing.py", List.of(config.toString()),
+        Duration.ofMinutes(30));
+    if (out.doc() == null) {
+      return Result.unavailable(out.error());
     }
-    Map<?, ?> map = (Map<?, ?>) doc;
-    if (!Boolean.TRUE.equals(map.get("available"))) {
-      return Result.unavailable(python + " cannot run scikit-learn (" + map.get("error") + ")");
-    }
+    Map<?, ?> doc = out.doc();
     List<Timing> timings = new ArrayList<>();
-    for (Object o : (List<?>) map.get("timings")) {
+    for (Object o : (List<?>) doc.get("timings")) {
       Map<?, ?> t = (Map<?, ?>) o;
       timings.add(new Timing(
           num(t, "d"), num(t, "m"), num(t, "rows"), num(t, "threads"),
           ((Number) t.get("median_s")).doubleValue(), phase));
     }
-    Map<String, Object> versions = new java.util.LinkedHashMap<>();
+    Map<String, Object> versions = new LinkedHashMap<>();
     for (String key : List.of("python", "python_version", "sklearn", "numpy", "blas")) {
-      versions.put(key, map.get(key));
+      versions.put(key, doc.get(key));
     }
     return new Result(true, "", timings, versions);
   }
 
   /**
-   * numpy's sgemm at n x n on all threads, OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset for that
-   * process. Never throws: the result says why it is unavailable.
+   * numpy's sgemm at n x n on all threads, in the reference's environment ({@link
+   * #pythonProcess}: OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset). Never throws: the result says
+   * why it is unavailable.
    */
   public Sgemm sgemm(int n) {
-    Object doc = run("numpy_sgemm_timing.py",
-        "{\"n\": " + n + ", \"repeats\": 7, \"warmups\": 2}", true);
-    if (doc instanceof String message) {
-      return Sgemm.unavailable(message);
+    Script out = Script.run(python, "numpy_sgemm_timing.py",
+        List.of("{\"n\": " + n + ", \"repeats\": 7, \"warmups\": 2}"), Duration.ofMinutes(10));
+    if (out.doc() == null) {
+      return Sgemm.unavailable(out.error());
     }
-    Map<?, ?> map = (Map<?, ?>) doc;
-    if (!Boolean.TRUE.equals(map.get("available"))) {
-      return Sgemm.unavailable(python + " cannot run numpy (" + map.get("error") + ")");
-    }
+    Map<?, ?> map = out.doc();
     StringBuilder kernel = new StringBuilder();
     for (Object o : (List<?>) map.get("blas")) {
       Map<?, ?> lib = (Map<?, ?>) o;
@@ -133,72 +133,98 @@ public final class SklearnReference {
   }
 
   /**
-   * Runs the script {@code resource} of this jar with {@code config}: its JSON document (a Map),
-   * or a String saying why there is none.
+   * The Python process of a reference: the parent's environment without {@link #PINNED_BLAS},
+   * so that numpy's OpenBLAS picks the kernel of this CPU itself. Only the reference's process
+   * loses them; this JVM, the tests and the lprff processes keep whatever the machine sets.
    */
-  private Object run(String resource, String config, boolean plainOpenBlas) {
-    Path script;
-    try {
-      script = Files.createTempFile("lprff-reference", ".py");
-      try (InputStream in = SklearnReference.class.getResourceAsStream(resource)) {
-        if (in == null) {
-          throw new IllegalStateException(resource + " missing from the jar");
-        }
-        Files.write(script, in.readAllBytes());
-      }
-    } catch (IOException e) {
-      return "could not write the timing script: " + e.getMessage();
+  static ProcessBuilder pythonProcess(List<String> command) {
+    ProcessBuilder builder = new ProcessBuilder(command);
+    scrub(builder.environment());
+    return builder;
+  }
+
+  /** Removes {@link #PINNED_BLAS} from a child's environment (the map of a ProcessBuilder). */
+  static void scrub(Map<String, String> environment) {
+    PINNED_BLAS.forEach(environment::remove);
+  }
+
+  /**
+   * What a script shipped in this jar printed: its JSON object when it says {@code "available":
+   * true}, else null and why not (no interpreter, no scikit-learn, a crash), for the report.
+   */
+  record Script(Map<?, ?> doc, String error) {
+
+    static Script failed(String error) {
+      return new Script(null, error);
     }
-    try {
-      Process process;
+
+    /** Runs {@code resource} with {@code python} and these arguments; never throws for them. */
+    static Script run(String python, String resource, List<String> args, Duration timeout) {
+      Path script;
       try {
-        ProcessBuilder builder = new ProcessBuilder(python, script.toString(), config)
-            .redirectError(ProcessBuilder.Redirect.PIPE);
-        if (plainOpenBlas) {
-          builder.environment().keySet().removeAll(OPENBLAS_OVERRIDES);
+        script = Files.createTempFile("lprff-sklearn", ".py");
+        try (InputStream in = SklearnReference.class.getResourceAsStream(resource)) {
+          if (in == null) {
+            throw new IllegalStateException(resource + " missing from the jar");
+          }
+          Files.write(script, in.readAllBytes());
         }
-        process = builder.start();
       } catch (IOException e) {
-        return "no Python interpreter '" + python + "' (" + e.getMessage() + ")";
+        return failed("could not write " + resource + ": " + e.getMessage());
       }
-      process.getOutputStream().close();
-      // Drain stderr on its own thread so a chatty warning cannot block the script.
-      StringBuilder err = new StringBuilder();
-      Thread drain = Thread.ofVirtual().start(() -> {
+      List<String> command = new ArrayList<>(List.of(python, script.toString()));
+      command.addAll(args);
+      try {
+        Process process;
         try {
-          err.append(new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
-        } catch (IOException ignored) {
-          // the exit code says enough
+          process = pythonProcess(command).redirectError(ProcessBuilder.Redirect.PIPE).start();
+        } catch (IOException e) {
+          return failed("no Python interpreter '" + python + "' (" + e.getMessage() + ")");
         }
-      });
-      String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!process.waitFor(30, TimeUnit.MINUTES)) {
-        process.destroyForcibly();
-        return python + " did not finish within 30 minutes";
-      }
-      drain.join();
-      Object parsed;
-      try {
-        parsed = out.isBlank() ? null : Json.parse(out.strip());
-      } catch (IllegalArgumentException e) {
-        parsed = null;
-      }
-      if (!(parsed instanceof Map<?, ?> doc)) {
-        String tail = err.toString().strip();
-        return python + " exited " + process.exitValue() + " without a result"
-            + (tail.isEmpty() ? "" : ": " + lastLine(tail));
-      }
-      return doc;
-    } catch (IOException e) {
-      return python + " failed: " + e.getMessage();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "interrupted while timing " + resource;
-    } finally {
-      try {
-        Files.deleteIfExists(script);
-      } catch (IOException ignored) {
-        // a temporary file
+        process.getOutputStream().close();
+        // Drain stderr on its own thread so a chatty warning cannot block the script.
+        StringBuilder err = new StringBuilder();
+        Thread drain = Thread.ofVirtual().start(() -> {
+          try {
+            err.append(new String(process.getErrorStream().readAllBytes(),
+                StandardCharsets.UTF_8));
+          } catch (IOException ignored) {
+            // the exit code says enough
+          }
+        });
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+          process.destroyForcibly();
+          return failed(python + " " + resource + " did not finish within "
+              + Report.human(timeout));
+        }
+        drain.join();
+        Object parsed;
+        try {
+          parsed = out.isBlank() ? null : Json.parse(out.strip());
+        } catch (IllegalArgumentException e) {
+          parsed = null;
+        }
+        if (!(parsed instanceof Map<?, ?> doc)) {
+          String tail = err.toString().strip();
+          return failed(python + " exited " + process.exitValue() + " without a result"
+              + (tail.isEmpty() ? "" : ": " + lastLine(tail)));
+        }
+        if (!Boolean.TRUE.equals(doc.get("available"))) {
+          return failed(python + " cannot run scikit-learn (" + doc.get("error") + ")");
+        }
+        return new Script(doc, "");
+      } catch (IOException e) {
+        return failed(python + " failed: " + e.getMessage());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return failed("interrupted while running " + resource);
+      } finally {
+        try {
+          Files.deleteIfExists(script);
+        } catch (IOException ignored) {
+          // a temporary file
+        }
       }
     }
   }
