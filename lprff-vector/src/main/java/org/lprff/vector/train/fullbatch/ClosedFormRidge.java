@@ -67,10 +67,10 @@ public final class ClosedFormRidge {
    * The largest m at which the closed form is preferred to iterating: {@code Solver.AUTO} solves
    * ridge in closed form up to it, and {@link KitchenSinks} solves the squared loss on the normal
    * equations up to it by default. Its cost, n m^2 / 2 multiply-adds once and m^3 / 3 per l2,
-   * grows with m where a pass of conjugate gradients grows as n m: on the diamonds demo's 37,536
-   * rows (2 cores, avx512f) the closed form took 1.0-1.6 s per b at m = 1024 and 4.7-5.4 s at m =
-   * 2048, conjugate gradients along the same l2 path 4-22 s and 12-48 s; at m = 4096 one l2 took
-   * 13.4 s in closed form and 11.3 s by conjugate gradients.
+   * grows with m where a pass of conjugate gradients grows as n m. Measured with the automatic l2
+   * path, 4-bit diamonds (43,152 rows, 2 cores of an AMD EPYC, avx2;
+   * scripts/diamonds-crossover.sh): closed form 2.1 / 4.0 / 11.5 s at m = 1024 / 2048 / 4096,
+   * conjugate gradients 4.4 / 5.4 / 7.3 s: the crossover lies between 2048 and 4096.
    */
   public static final int PREFERRED_MAX_FEATURES = 2048;
 
