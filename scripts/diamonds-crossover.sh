@@ -13,19 +13,8 @@ sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1024 2048 4096)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-python3 - "$root/lprff-cli/src/main/resources/org/lprff/cli/diamonds.csv" "$work" <<'PY'
-import csv, math, random, sys
-rows = list(csv.reader(open(sys.argv[1])))
-head, data = rows[0], rows[1:]
-random.Random(7).shuffle(data)
-cut = int(len(data) * 0.8)
-for name, part in (("train", data[:cut]), ("heldout", data[cut:])):
-    with open(f"{sys.argv[2]}/{name}.csv", "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(head[:-1] + ["logprice"])
-        for r in part:
-            w.writerow(r[:-1] + [repr(math.log(float(r[-1])))])
-PY
+python3 "$root/scripts/lib/diamonds_split.py" \
+  "$root/lprff-cli/src/main/resources/org/lprff/cli/diamonds.csv" "$work" 7
 cd "$root"
 if grep -q avx512f /proc/cpuinfo; then flags=avx512f; else
   flags=$(grep -o -m1 'avx2' /proc/cpuinfo || echo 'no avx2'); fi

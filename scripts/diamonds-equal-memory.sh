@@ -20,19 +20,8 @@ echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs) ($flags,
 printf '%-6s %-22s %12s %8s %7s %9s\n' split features "heldout MSE" l2 passes "train s"
 results="$work/results.tsv"
 for seed in $(seq 1 "$splits"); do
-  python3 - "$root/lprff-cli/src/main/resources/org/lprff/cli/diamonds.csv" "$work" "$seed" <<'PY'
-import csv, math, random, sys
-rows = list(csv.reader(open(sys.argv[1])))
-head, data = rows[0], rows[1:]
-random.Random(int(sys.argv[3])).shuffle(data)
-cut = int(len(data) * 0.8)
-for name, part in (("train", data[:cut]), ("heldout", data[cut:])):
-    with open(f"{sys.argv[2]}/{name}.csv", "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(head[:-1] + ["logprice"])
-        for r in part:
-            w.writerow(r[:-1] + [repr(math.log(float(r[-1])))])
-PY
+  python3 "$root/scripts/lib/diamonds_split.py" \
+    "$root/lprff-cli/src/main/resources/org/lprff/cli/diamonds.csv" "$work" "$seed"
   for config in "4 4096" "32 4096" "4 32768"; do
     read -r bits m <<< "$config"
     ./lprff featurize --input "$work/train.csv" --label-column logprice --standardize --sigma 2 \
