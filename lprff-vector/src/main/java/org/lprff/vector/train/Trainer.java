@@ -18,7 +18,6 @@ import org.lprff.vector.train.fullbatch.ConjugateGradientRidge;
 import org.lprff.vector.train.fullbatch.KitchenSinks;
 import org.lprff.vector.train.fullbatch.LbfgsSolver;
 import org.lprff.vector.train.fullbatch.NormalEquations;
-import org.lprff.vector.train.fullbatch.SketchPreconditioner;
 import org.lprff.vector.train.loss.Task;
 import org.lprff.vector.train.minibatch.HalpSolver;
 import org.lprff.vector.train.minibatch.LearningRateProbe;
@@ -56,15 +55,6 @@ public final class Trainer {
 
   /** L-BFGS's relative change of the objective on the l2 path (its own: 1e-10). */
   static final double PATH_TOLERANCE_LBFGS = 1e-7;
-
-  /**
-   * L-BFGS is preconditioned when its rows are at least this many times the sample: applying P^-1
-   * twice an iteration costs about 4 s / n of a pass (the sample's products), and on fewer rows
-   * that outweighs the iterations it saves (digits, 1,293 rows, m = 4096: 358 passes instead of
-   * 487 but 38 s instead of 10; the 26-class set, 14,366 rows: 5-210 iterations per l2 instead
-   * of 10-300+).
-   */
-  static final int SKETCH_MIN_ROWS_PER_SAMPLE = 4;
 
   /** Rows per batch of the evaluations. */
   private static final int EVALUATION_BATCH = 1000;
@@ -303,8 +293,6 @@ public final class Trainer {
     private final Map<Double, Double> path = new LinkedHashMap<>();
     /** CG's system on the path's rows, once prepared: the refit shares its preconditioner. */
     private ConjugateGradientRidge cg;
-    /** L-BFGS's preconditioner, from the first rows it solves on; the refit shares it. */
-    private SketchPreconditioner sketch;
     /** The name of the rows that choose l2 or stop SGD early (the report's selectedOn). */
     private final String chooser;
     private final long started = System.nanoTime();
@@ -478,18 +466,7 @@ public final class Trainer {
     /** The request's iterative solver on {@code source}. */
     private Solve solver(Partitions source) {
       if (request.solver() == Solver.LBFGS) {
-        if (sketch == null && source.rows() >= SKETCH_MIN_ROWS_PER_SAMPLE
-            * ConjugateGradientRidge.DEFAULT_SKETCH_ROWS) {
-          // One sampling pass; the refit on all rows shares the path's sample, as CG's does.
-          sketch = SketchPreconditioner.sample(source, ConjugateGradientRidge.DEFAULT_SKETCH_ROWS,
-              0, request.executor());
-          passes++;
-          say.accept("lbfgs: preconditioner from a " + sketch.rows() + "-row sketch, shifted by "
-              + String.format(Locale.ROOT, "%.3g", sketch.shift()));
-        }
-        SketchPreconditioner preconditioner = sketch;
         return (lambda, start, scoring) -> LbfgsSolver.builder(task, request.features())
-            .preconditioner(preconditioner)
             .l2(lambda)
             .tolerance(scoring ? PATH_TOLERANCE_LBFGS : LbfgsSolver.DEFAULT_TOLERANCE)
             .executor(request.executor())

@@ -494,7 +494,10 @@ public final class LbfgsSolver {
      * The initial inverse Hessian of the two-loop recursion (default: the identity, scaled):
      * {@code preconditioner}'s P^-1 on every output, at lambda / c + its shift for the loss's
      * curvature c (1 for the squared loss, {@link #LOGISTIC_CURVATURE} for the logistic and
-     * softmax), scaled by s.y / y.H0 y; null for none.
+     * softmax), scaled by s.y / y.H0 y; null for none (the default, and the {@code Trainer}'s:
+     * on the 26-class set, m = 4096, 14,366 rows, it cut the path's and refit's iterations 2.5x,
+     * 1,501 to 610, but its applications cost as much CPU as the passes it saved and run on one
+     * thread: 259 s against 197 s of training).
      *
      * @throws IllegalArgumentException if the preconditioner has other features than the model
      */

@@ -252,16 +252,22 @@ public final class SketchPreconditioner {
     }
     float[] zr = new float[s * c];
     FloatProducts.forward(sample, 0, s, m, rT, c, zr);
+    double[] x = new double[s * c];
+    for (int a = 0; a < s; a++) {
+      for (int j = 0; j < c; j++) {
+        x[a * c + j] = zr[a * c + j] - centerR[j];
+      }
+    }
+    if (c == 1) {
+      Cholesky.solve(cholesky, s, x);
+    } else {
+      solveColumns(cholesky, s, x, c);
+    }
     float[] xf = new float[s * c];
     double[] sumX = new double[c];
-    double[] x = new double[s];
-    for (int j = 0; j < c; j++) {
-      for (int a = 0; a < s; a++) {
-        x[a] = zr[a * c + j] - centerR[j];
-      }
-      Cholesky.solve(cholesky, s, x);
-      for (int a = 0; a < s; a++) {
-        xf[a * c + j] = (float) x[a];
+    for (int a = 0; a < s; a++) {
+      for (int j = 0; j < c; j++) {
+        xf[a * c + j] = (float) x[a * c + j];
         sumX[j] += xf[a * c + j];
       }
     }
@@ -277,6 +283,39 @@ public final class SketchPreconditioner {
         centerW += center[i] * w;
       }
       out[c * m + j] = gb / curvature - centerW;
+    }
+  }
+
+  /**
+   * L L^T X = B for c right-hand sides at once (B, then X, s x c row-major): each row of L is
+   * read once for all of them, where c single solves would read the s x s factor 2c times.
+   */
+  private static void solveColumns(double[] l, int s, double[] x, int c) {
+    for (int i = 0; i < s; i++) { // L Y = B, row by row
+      int row = i * s;
+      for (int k = 0; k < i; k++) {
+        double lik = l[row + k];
+        for (int j = 0; j < c; j++) {
+          x[i * c + j] -= lik * x[k * c + j];
+        }
+      }
+      double d = l[row + i];
+      for (int j = 0; j < c; j++) {
+        x[i * c + j] /= d;
+      }
+    }
+    for (int i = s - 1; i >= 0; i--) { // L^T X = Y, by the rows of L from the last
+      int row = i * s;
+      double d = l[row + i];
+      for (int j = 0; j < c; j++) {
+        x[i * c + j] /= d;
+      }
+      for (int k = 0; k < i; k++) {
+        double lik = l[row + k];
+        for (int j = 0; j < c; j++) {
+          x[k * c + j] -= lik * x[i * c + j];
+        }
+      }
     }
   }
 
