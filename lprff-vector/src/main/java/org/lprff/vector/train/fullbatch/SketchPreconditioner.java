@@ -1,7 +1,5 @@
 package org.lprff.vector.train.fullbatch;
 
-import static org.lprff.vector.train.fullbatch.DoubleVectors.dot;
-
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -237,21 +235,44 @@ public final class SketchPreconditioner {
    * an uncentered problem, needs no iterations of its own.
    */
   void applyModel(double mu, double curvature, double[] g, int c, double[] out) {
-    double[] cholesky = factor(mu);
-    float[] rT = new float[c * m];
-    double[] centerR = new double[c];
+    double[] rT = new double[c * m];
     for (int j = 0; j < c; j++) {
       double gb = g[c * m + j];
+      for (int i = 0; i < m; i++) {
+        rT[j * m + i] = g[j * m + i] - center[i] * gb;
+      }
+    }
+    double[] woodbury = woodbury(mu, rT, c);
+    for (int j = 0; j < c; j++) {
+      double centerW = 0;
+      for (int i = 0; i < m; i++) {
+        double w = (rT[j * m + i] - woodbury[j * m + i]) / mu / curvature;
+        out[j * m + i] = w;
+        centerW += center[i] * w;
+      }
+      out[c * m + j] = g[c * m + j] / curvature - centerW;
+    }
+  }
+
+  /**
+   * Zs^T (mu s I + Zs Zs^T)^-1 Zs r_j, Zs the centered sample, for the c class-major columns r_j
+   * of {@code rT} (c m entries): the Woodbury term of P^-1. The two products run on the
+   * uncentered float rows, the centering added back as center^T r_j and center (1^T x_j).
+   */
+  private double[] woodbury(double mu, double[] rT, int c) {
+    double[] cholesky = factor(mu);
+    float[] rf = new float[c * m];
+    double[] centerR = new double[c];
+    for (int j = 0; j < c; j++) {
       double sum = 0;
       for (int i = 0; i < m; i++) {
-        double r = g[j * m + i] - center[i] * gb;
-        rT[j * m + i] = (float) r;
-        sum += center[i] * r;
+        rf[j * m + i] = (float) rT[j * m + i];
+        sum += center[i] * rT[j * m + i];
       }
       centerR[j] = sum;
     }
     float[] zr = new float[s * c];
-    FloatProducts.forward(sample, 0, s, m, rT, c, zr);
+    FloatProducts.forward(sample, 0, s, m, rf, c, zr);
     double[] x = new double[s * c];
     for (int a = 0; a < s; a++) {
       for (int j = 0; j < c; j++) {
@@ -273,17 +294,13 @@ public final class SketchPreconditioner {
     }
     float[] gT = new float[c * m];
     FloatProducts.accumulateTransposed(sample, 0, s, m, xf, c, gT);
+    double[] out = new double[c * m];
     for (int j = 0; j < c; j++) {
-      double gb = g[c * m + j];
-      double centerW = 0;
       for (int i = 0; i < m; i++) {
-        double r = g[j * m + i] - center[i] * gb;
-        double w = (r - (gT[j * m + i] - center[i] * sumX[j])) / mu / curvature;
-        out[j * m + i] = w;
-        centerW += center[i] * w;
+        out[j * m + i] = gT[j * m + i] - center[i] * sumX[j];
       }
-      out[c * m + j] = gb / curvature - centerW;
     }
+    return out;
   }
 
   /**
@@ -319,34 +336,11 @@ public final class SketchPreconditioner {
     }
   }
 
-  /**
-   * z = P^-1 r at mu. The two products run on the uncentered float rows, the centering added back
-   * as center^T r and center (1^T x).
-   */
+  /** z = P^-1 r at mu: (r - the Woodbury term) / mu. */
   void apply(double mu, double[] r, double[] z) {
-    double[] cholesky = factor(mu);
-    float[] rf = new float[m];
+    double[] woodbury = woodbury(mu, r, 1);
     for (int i = 0; i < m; i++) {
-      rf[i] = (float) r[i];
-    }
-    float[] zr = new float[s];
-    FloatProducts.forward(sample, 0, s, m, rf, 1, zr);
-    double centerR = dot(center, r);
-    double[] x = new double[s];
-    for (int a = 0; a < s; a++) {
-      x[a] = zr[a] - centerR;
-    }
-    Cholesky.solve(cholesky, s, x);
-    float[] xf = new float[s];
-    double sumX = 0;
-    for (int a = 0; a < s; a++) {
-      xf[a] = (float) x[a];
-      sumX += xf[a];
-    }
-    float[] g = new float[m];
-    FloatProducts.accumulateTransposed(sample, 0, s, m, xf, 1, g);
-    for (int i = 0; i < m; i++) {
-      z[i] = (r[i] - (g[i] - center[i] * sumX)) / mu;
+      z[i] = (r[i] - woodbury[i]) / mu;
     }
   }
 }
