@@ -33,6 +33,7 @@ class BenchmarkListTest {
             "CosineQuantizersBenchmark",
             "QuantizeBenchmark",
             "PackedProductsBenchmark",
+            "BlockProductsBenchmark",
             "PackedUnpackBenchmark",
             "DenseProjectionBenchmark",
             "StructuredProjectionBenchmark",

@@ -98,6 +98,7 @@ final class PackedGroups {
     int group = L * per;
     int tile = Math.max(group, TILE / Math.min(c, 8) / group * group);
     float[] wP = new float[c * Math.min(tile, end)];
+    float[] scratch = c >= 8 ? new float[8 * Math.min(tile, end)] : null;
     // One class of affine rows: the quad kernel, on weights scaled to its decode (see permute).
     boolean quads = c == 1 && dec == CodeDecoding.AFFINE;
     // Vector partial sums of every output, carried across tiles: part[(r*c + j) * L ..].
@@ -124,6 +125,9 @@ final class PackedGroups {
                     (r * c + j) * L, p1, dec);
           }
         } else {
+          if (block == 8) {
+            interleave8(wP, j * len, len, scratch);
+          }
           for (int r = 0; r < n; r++) {
             long row = tileAt + r * rowBytes;
             if (block == 8) {
@@ -161,6 +165,20 @@ final class PackedGroups {
             wP[dst + g + s * L + k] = wT[src + g + k * per + s] * scale;
           }
         }
+      }
+    }
+  }
+
+  /**
+   * Interleaves the 8 classes' permuted weights of a block at {@code w0} (class-major, {@code len}
+   * each) by position: {@code wP[w0 + 8 * at + q * L + k] = old wP[w0 + q * len + at + k]} for each
+   * multiple {@code at} of L.
+   */
+  private static void interleave8(float[] wP, int w0, int len, float[] scratch) {
+    System.arraycopy(wP, w0, scratch, 0, 8 * len);
+    for (int at = 0; at < len; at += L) {
+      for (int q = 0; q < 8; q++) {
+        System.arraycopy(scratch, q * len + at, wP, w0 + 8 * at + q * L, L);
       }
     }
   }
@@ -259,22 +277,22 @@ final class PackedGroups {
     FloatVector a0 = w(part, p), a1 = w(part, p + L), a2 = w(part, p + 2 * L);
     FloatVector a3 = w(part, p + 3 * L), a4 = w(part, p + 4 * L), a5 = w(part, p + 5 * L);
     FloatVector a6 = w(part, p + 6 * L), a7 = w(part, p + 7 * L);
-    int w1 = w0 + len, w2 = w1 + len, w3 = w2 + len;
-    int w4 = w3 + len, w5 = w4 + len, w6 = w5 + len, w7 = w6 + len;
     // One flat loop (the group re-read from L1 for each of its sub-vectors) rather than a loop
-    // of per = 32 / bits iterations per group: C2 unrolls it and hoists its range checks.
+    // of per = 32 / bits iterations per group: C2 unrolls it and hoists its range checks. The 8
+    // classes' weights of a position are interleaved (interleave8): one index for all 8 loads.
     for (int at = 0; at < len; at += L) {
       IntVector v = group(z, row, at & -group, bits);
       IntVector shifted = v.lanewise(VectorOperators.LSHR, (at / L & (per - 1)) * bits);
       FloatVector x = low(shifted, mask, kind, t0, t1);
-      a0 = x.fma(w(wP, w0 + at), a0);
-      a1 = x.fma(w(wP, w1 + at), a1);
-      a2 = x.fma(w(wP, w2 + at), a2);
-      a3 = x.fma(w(wP, w3 + at), a3);
-      a4 = x.fma(w(wP, w4 + at), a4);
-      a5 = x.fma(w(wP, w5 + at), a5);
-      a6 = x.fma(w(wP, w6 + at), a6);
-      a7 = x.fma(w(wP, w7 + at), a7);
+      int i = w0 + 8 * at;
+      a0 = x.fma(w(wP, i), a0);
+      a1 = x.fma(w(wP, i + L), a1);
+      a2 = x.fma(w(wP, i + 2 * L), a2);
+      a3 = x.fma(w(wP, i + 3 * L), a3);
+      a4 = x.fma(w(wP, i + 4 * L), a4);
+      a5 = x.fma(w(wP, i + 5 * L), a5);
+      a6 = x.fma(w(wP, i + 6 * L), a6);
+      a7 = x.fma(w(wP, i + 7 * L), a7);
     }
     a0.intoArray(part, p);
     a1.intoArray(part, p + L);
@@ -362,11 +380,19 @@ final class PackedGroups {
   /**
    * The fused row blocks of one class of affine 1-, 2- and 4-bit rows ({@link
    * VectorProducts#rowBlocks}): the weights permuted and scaled once per pass, then per block of
-   * {@value #BLOCK_ROWS} rows the forward quads ({@link #forwardQuads}, two rows a call) and the
-   * transposed ones ({@link #accumulatePair}, two rows a call) while the block's 8 KiB of
-   * codes (m = 4096, 4 bits) are in L1. The transposed sums stay in group order in the thread's
-   * work array for the whole of its rows, so a block adds whole vectors to it (loaded, four rows
-   * added, stored) and nothing is scattered until {@link #drain}, once per chunk of rows.
+   * {@value #BLOCK_ROWS} rows the forward quads ({@link #forwardRow}, one row a call) and the
+   * transposed ones ({@link #accumulateQuad}, the block's four rows in one call; {@link
+   * #accumulatePair} for a short block) while the block's 8 KiB of codes (m = 4096, 4 bits) are
+   * in L1. The transposed sums stay in group order in the thread's work array for the whole of
+   * its rows, so a block adds whole vectors to it (loaded once, four rows added in registers,
+   * stored once) and nothing is scattered until {@link #drain}, once per chunk of rows.
+   *
+   * <p>Both kernels keep every vector they reuse in registers (AVX2 has 16): the four quad masks,
+   * four sums, the codes and their decode. Wider bodies (two rows of forward sums, 8 sums) made
+   * C2 rebroadcast the masks on every trip, and a scalar index per trip ({@code at & -group},
+   * the shift from it) cost as much as the vector work: the loops now run over the groups with
+   * the sub-vector fixed outside, their only scalar work two adds. One block of 64 rows in L2
+   * ({@code BlockProductsBenchmark}, m = 4096, 4 bits, one thread, AVX2 EPYC): 40 to 30 us.
    *
    * <p>Work: [0, end) the sums of {@code code * 2^(q * bits) * d} in group order (q = s mod 4, as
    * the quad decode leaves them), [end, m) the tail's sums of {@code code * d} in feature order,
@@ -413,14 +439,10 @@ final class PackedGroups {
     public void forward(MemorySegment z, long offset, int n, float[] y, float[] work) {
       long rowBytes = PackedLayout.rowBytes(m, bits);
       int lanes = m + 1;
-      for (int r = 0; r < n; r += 2) {
-        long row0 = offset + r * rowBytes;
-        long row1 = r + 1 < n ? row0 + rowBytes : row0;
-        forwardPair(z, row0, row1, bits, wP, end, groupSize(bits), work, lanes);
-        y[r] = affine(z, row0, work, lanes);
-        if (r + 1 < n) {
-          y[r + 1] = affine(z, row1, work, lanes + L);
-        }
+      for (int r = 0; r < n; r++) {
+        long row = offset + r * rowBytes;
+        forwardRow(z, row, bits, wP, end, work, lanes);
+        y[r] = affine(z, row, work, lanes);
       }
     }
 
@@ -436,13 +458,16 @@ final class PackedGroups {
     @Override
     public void accumulate(MemorySegment z, long offset, int n, float[] d, float[] work) {
       long rowBytes = PackedLayout.rowBytes(m, bits);
-      int group = groupSize(bits);
-      for (int r = 0; r < n; r += 2) {
-        long row0 = offset + r * rowBytes;
-        // An odd last row is paired with itself, with d = 0: one loop shape for every block.
-        boolean pair = r + 1 < n;
-        accumulatePair(z, row0, pair ? row0 + rowBytes : row0, bits, d[r], pair ? d[r + 1] : 0f,
-            work, end, group);
+      if (n == BLOCK_ROWS) {
+        accumulateQuad(z, offset, rowBytes, bits, d, work, end);
+      } else {
+        for (int r = 0; r < n; r += 2) {
+          long row0 = offset + r * rowBytes;
+          // An odd last row is paired with itself, with d = 0.
+          boolean pair = r + 1 < n;
+          accumulatePair(z, row0, pair ? row0 + rowBytes : row0, bits, d[r],
+              pair ? d[r + 1] : 0f, work, end);
+        }
       }
       for (int r = 0; r < n; r++) {
         long row = offset + r * rowBytes;
@@ -479,67 +504,125 @@ final class PackedGroups {
   }
 
   /**
-   * {@link #forwardQuads} for a block's pair of rows: from zero, its two sums' lanes stored to
-   * {@code part[p..]} and {@code part[p + L..]}, and no reads ahead: a pass's rows are one
-   * contiguous stream per chunk, which the hardware prefetcher follows (the reads ahead cost
-   * 2 scalar loads per quad).
+   * One affine row's sum of {@code code * w} over [0, end), its lanes stored to {@code
+   * part[p..]}. One clear loop shape: the outer loop walks the row's groups (one int vector
+   * load each), the inner one the group's octs (two quads: 8 sub-vectors, 8 accumulators, two
+   * FMA ports x latency 4) with the weight index as its induction variable, so that its range
+   * checks leave the loop and its only scalar work is two adds. One row a call: 8 accumulators and
+   * 4 masks fit AVX2's 16 registers, and each FMA reads its weights from L1 as a memory operand;
+   * two rows a call (16 accumulators, or 8 with the weights in registers) spilled, and C2
+   * rebroadcast the masks on every trip.
    */
-  private static void forwardPair(
-      MemorySegment z, long row0, long row1, int bits, float[] wP, int end, int group,
-      float[] part, int p) {
+  private static void forwardRow(
+      MemorySegment z, long row, int bits, float[] wP, int end, float[] part, int p) {
     int mask = (1 << bits) - 1;
     IntVector m0 = quadMask(mask, 0), m1 = quadMask(mask, bits);
     IntVector m2 = quadMask(mask, 2 * bits), m3 = quadMask(mask, 3 * bits);
+    int group = groupSize(bits);
+    int quad = 4 * bits;
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
-    FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0;
-    for (int at = 0; at < end; at += 4 * L) {
-      int g = at & -group;
-      int sh = (at - g) / L * bits;
-      IntVector u = group(z, row0, g, bits).lanewise(VectorOperators.LSHR, sh);
-      IntVector v = group(z, row1, g, bits).lanewise(VectorOperators.LSHR, sh);
-      FloatVector w0 = w(wP, at), w1 = w(wP, at + L), w2 = w(wP, at + 2 * L);
-      FloatVector w3 = w(wP, at + 3 * L);
-      a0 = quad(u, m0).fma(w0, a0);
-      a1 = quad(u, m1).fma(w1, a1);
-      a2 = quad(u, m2).fma(w2, a2);
-      a3 = quad(u, m3).fma(w3, a3);
-      b0 = quad(v, m0).fma(w0, b0);
-      b1 = quad(v, m1).fma(w1, b1);
-      b2 = quad(v, m2).fma(w2, b2);
-      b3 = quad(v, m3).fma(w3, b3);
+    // Outer: the oct of each group; inner: the groups, so the long loop's index is the weights'.
+    for (int oct = 0; oct < group; oct += 8 * L) {
+      int sh = oct / L * bits;
+      long off = row;
+      for (int at = oct; at < end; at += group, off += 4 * L) {
+        IntVector u = IntVector.fromMemorySegment(INT, z, off, ByteOrder.LITTLE_ENDIAN);
+        IntVector x = u.lanewise(VectorOperators.LSHR, sh);
+        IntVector y = u.lanewise(VectorOperators.LSHR, sh + quad);
+        a0 = quad(x, m0).fma(w(wP, at), a0);
+        a1 = quad(x, m1).fma(w(wP, at + L), a1);
+        a2 = quad(x, m2).fma(w(wP, at + 2 * L), a2);
+        a3 = quad(x, m3).fma(w(wP, at + 3 * L), a3);
+        a0 = quad(y, m0).fma(w(wP, at + 4 * L), a0);
+        a1 = quad(y, m1).fma(w(wP, at + 5 * L), a1);
+        a2 = quad(y, m2).fma(w(wP, at + 6 * L), a2);
+        a3 = quad(y, m3).fma(w(wP, at + 7 * L), a3);
+      }
     }
     a0.add(a1).add(a2.add(a3)).intoArray(part, p);
-    b0.add(b1).add(b2.add(b3)).intoArray(part, p + L);
   }
 
   /**
    * Two rows' quads added to the group-ordered sums {@code acc[0, end)}: per quad of 4 LANES
    * features, the 4 sums loaded, row 0 added by FMA, row 1's products added to that, the sums
-   * stored. 8 decodes per loop body, each an and and a conversion ({@link #quadMask}); four rows
-   * in one body (16 decodes) exceed C2's NodeCountInliningCutoff, which then leaves {@link #quad}
-   * out of line and boxes every vector.
+   * stored (so each sum adds row 0, then row 1). The loop shape of {@link #forwardRow}, a quad
+   * per inner trip. 8 decodes per loop body, each an and and a conversion ({@link #quadMask});
+   * four rows in one body (16 decodes) exceed C2's NodeCountInliningCutoff, which then leaves
+   * {@link #quad} out of line and boxes every vector.
    */
   private static void accumulatePair(
-      MemorySegment z, long row0, long row1, int bits, float e0, float e1, float[] acc, int end,
-      int group) {
+      MemorySegment z, long row0, long row1, int bits, float e0, float e1, float[] acc, int end) {
     int mask = (1 << bits) - 1;
     IntVector m0 = quadMask(mask, 0), m1 = quadMask(mask, bits);
     IntVector m2 = quadMask(mask, 2 * bits), m3 = quadMask(mask, 3 * bits);
     FloatVector d0 = FloatVector.broadcast(F, e0), d1 = FloatVector.broadcast(F, e1);
-    for (int at = 0; at < end; at += 4 * L) {
-      int g = at & -group;
-      int sh = (at - g) / L * bits;
-      IntVector u = group(z, row0, g, bits).lanewise(VectorOperators.LSHR, sh);
-      IntVector v = group(z, row1, g, bits).lanewise(VectorOperators.LSHR, sh);
-      FloatVector a0 = quad(u, m0).fma(d0, w(acc, at));
-      FloatVector a1 = quad(u, m1).fma(d0, w(acc, at + L));
-      FloatVector a2 = quad(u, m2).fma(d0, w(acc, at + 2 * L));
-      FloatVector a3 = quad(u, m3).fma(d0, w(acc, at + 3 * L));
-      quad(v, m0).fma(d1, a0).intoArray(acc, at);
-      quad(v, m1).fma(d1, a1).intoArray(acc, at + L);
-      quad(v, m2).fma(d1, a2).intoArray(acc, at + 2 * L);
-      quad(v, m3).fma(d1, a3).intoArray(acc, at + 3 * L);
+    int group = groupSize(bits);
+    long delta = row1 - row0;
+    for (int q = 0; q < group; q += 4 * L) {
+      int sh = q / L * bits;
+      long off = row0;
+      for (int at = q; at < end; at += group, off += 4 * L) {
+        IntVector u = IntVector.fromMemorySegment(INT, z, off, ByteOrder.LITTLE_ENDIAN)
+            .lanewise(VectorOperators.LSHR, sh);
+        IntVector v = IntVector.fromMemorySegment(INT, z, off + delta, ByteOrder.LITTLE_ENDIAN)
+            .lanewise(VectorOperators.LSHR, sh);
+        FloatVector a0 = quad(u, m0).fma(d0, w(acc, at));
+        FloatVector a1 = quad(u, m1).fma(d0, w(acc, at + L));
+        FloatVector a2 = quad(u, m2).fma(d0, w(acc, at + 2 * L));
+        FloatVector a3 = quad(u, m3).fma(d0, w(acc, at + 3 * L));
+        quad(v, m0).fma(d1, a0).intoArray(acc, at);
+        quad(v, m1).fma(d1, a1).intoArray(acc, at + L);
+        quad(v, m2).fma(d1, a2).intoArray(acc, at + 2 * L);
+        quad(v, m3).fma(d1, a3).intoArray(acc, at + 3 * L);
+      }
     }
+  }
+
+  /**
+   * Four rows' quads added to the group-ordered sums {@code acc[0, end)}: per quad of 4 LANES
+   * features, the 4 sums loaded once, the rows added by FMA in order (row 0 first), stored once.
+   * Rows {@code rowBytes} apart from {@code row0}, their d in {@code d[0, 4)}. The loop shape of
+   * {@link #forwardRow}, with the rows a loop of two trips of two rows inside: one body of 16
+   * decodes exceeds C2's NodeCountInliningCutoff, which then leaves {@link #quad} out of line
+   * and boxes every vector.
+   */
+  private static void accumulateQuad(
+      MemorySegment z, long row0, long rowBytes, int bits, float[] d, float[] acc, int end) {
+    int mask = (1 << bits) - 1;
+    IntVector m0 = quadMask(mask, 0), m1 = quadMask(mask, bits);
+    IntVector m2 = quadMask(mask, 2 * bits), m3 = quadMask(mask, 3 * bits);
+    int group = groupSize(bits);
+    for (int q = 0; q < group; q += 4 * L) {
+      int sh = q / L * bits;
+      long off = row0;
+      for (int at = q; at < end; at += group, off += 4 * L) {
+        FloatVector a0 = w(acc, at), a1 = w(acc, at + L);
+        FloatVector a2 = w(acc, at + 2 * L), a3 = w(acc, at + 3 * L);
+        for (int r = 0; r < QuadBlocks.BLOCK_ROWS; r += 2) {
+          long row = off + r * rowBytes;
+          IntVector u = codes(z, row, sh), v = codes(z, row + rowBytes, sh);
+          FloatVector d0 = FloatVector.broadcast(F, d[r]), d1 = FloatVector.broadcast(F, d[r + 1]);
+          a0 = quad(u, m0).fma(d0, a0);
+          a1 = quad(u, m1).fma(d0, a1);
+          a2 = quad(u, m2).fma(d0, a2);
+          a3 = quad(u, m3).fma(d0, a3);
+          a0 = quad(v, m0).fma(d1, a0);
+          a1 = quad(v, m1).fma(d1, a1);
+          a2 = quad(v, m2).fma(d1, a2);
+          a3 = quad(v, m3).fma(d1, a3);
+        }
+        a0.intoArray(acc, at);
+        a1.intoArray(acc, at + L);
+        a2.intoArray(acc, at + 2 * L);
+        a3.intoArray(acc, at + 3 * L);
+      }
+    }
+  }
+
+  /** The group's ints at byte {@code at}, shifted right by {@code sh}. */
+  private static IntVector codes(MemorySegment z, long at, int sh) {
+    return IntVector.fromMemorySegment(INT, z, at, ByteOrder.LITTLE_ENDIAN)
+        .lanewise(VectorOperators.LSHR, sh);
   }
 
   // ---------------------------------------------------- transposed accumulate
