@@ -129,7 +129,7 @@ public final class ConjugateGradientRidge {
     float[] sample = sums.sample.rowsInKeyOrder();
     return new ConjugateGradientRidge(rows, m, sums.n, system.mean(), system.targetMean(),
         system.rhs(), new SketchPreconditioner(sample, sums.sample.size(), m, system.mean(),
-            shiftDivisor, executor), executor);
+            sums.sample.grid(), shiftDivisor, executor), executor);
   }
 
   /**

@@ -4,9 +4,17 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.lprff.vector.codec.PackedFeatures;
+import org.lprff.vector.codec.PackedRows;
+import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.products.BlockProducts;
 import org.lprff.vector.products.Cholesky;
 import org.lprff.vector.products.FloatProducts;
+import org.lprff.vector.layout.PackedLayout;
 import org.lprff.vector.products.Gram;
+import org.lprff.vector.simd.ParallelTasks;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.MiniBatch;
 import org.lprff.vector.stream.MiniBatchSource;
@@ -26,12 +34,15 @@ import org.lprff.vector.stream.Partitions;
  * without a shift would be lambda alone. The shift is the sample's mean variance per row,
  * tr(Zs^T Zs / s), over {@link #SHIFT_DIVISOR} s.
  *
- * <p>Cost: the s x s Gram Zs Zs^T once (s^2 m / 2 multiply-adds, the blocked Gram kernel), a
- * Cholesky of s^3 / 3 per mu ({@link Cholesky}, on the helpers; the last two kept: the l2 path's
- * refit solves its best lambda again after one past it), and per application two products of the
- * s float rows with a vector (the Vector API product kernels, 2 s m multiply-adds) and two
- * triangular solves (2 s^2). The products run in float, so P^-1 as applied is not exactly the
- * same linear map at every step: CG uses the flexible (Polak-Ribiere) beta for that.
+ * <p>Cost: the s x s Gram Zs Zs^T once (s^2 m / 2 multiply-adds: for rows of affine codes of up
+ * to 8 bits the float Gram kernel on the codes, exact, then mapped to values; else the double
+ * kernel), a Cholesky of s^3 / 3 per mu ({@link Cholesky}, on the helpers; the last two kept: the
+ * l2 path's refit solves its best lambda again after one past it), and per application two
+ * products of the s sample rows with a vector and two triangular solves (2 s^2). Rows of affine
+ * codes keep their sample packed (b / 32 of the floats' bytes: 4 MiB at s = 2048, m = 4096, 4
+ * bits) and multiply it with the pass's fused block kernels, 256 rows a task on the helpers;
+ * other rows with the float product kernels. The products run in float, so P^-1 as applied is
+ * not exactly the same linear map at every step: CG uses the flexible (Polak-Ribiere) beta.
  *
  * <p>Shared, one preconditioner serves several systems over subsets of the same rows (the path's
  * 90% and the refit's 100%): it is a sample, so any sample of the rows approximates them all.
@@ -45,10 +56,22 @@ public final class SketchPreconditioner {
    */
   static final double SHIFT_DIVISOR = 16;
 
+  /** Sample rows per task of an application's products. */
+  private static final int CHUNK = 256;
+
   private final int m;
   private final int s;
-  /** The sample rows as they are (not centered), s x m row-major: the products' operand. */
+  /**
+   * The sample rows as they are (not centered), s x m row-major: the products' operand when the
+   * rows are not packed (else null).
+   */
   private final float[] sample;
+  /**
+   * The sample re-encoded as the packed codes it was decoded from, when the rows are affine packed
+   * rows of one grid (null otherwise): the products then read b / 32 of the float rows' bytes
+   * with the packed kernels, which at 4 bits made an application 4x cheaper.
+   */
+  private final FeatureRows packed;
   /** What the sample is centered on: the mean of the rows it was drawn from. */
   private final double[] center;
   /** Zs Zs^T of the centered sample, s x s. */
@@ -66,14 +89,23 @@ public final class SketchPreconditioner {
    * @param shiftDivisor {@link #SHIFT_DIVISOR}, or another for the tests (infinity: no shift,
    *     FALKON's P)
    */
-  SketchPreconditioner(float[] sample, int s, int m, double[] center, double shiftDivisor,
-      Executor executor) {
+  SketchPreconditioner(float[] sample, int s, int m, double[] center, QuantizationScale grid,
+      double shiftDivisor, Executor executor) {
     this.m = m;
     this.s = s;
-    this.sample = sample;
+    // Codes of up to 8 bits: the float Gram of a chunk of codes is exact (Gram.exactRows).
+    if (grid == null || Gram.exactRows(grid.maxCode()) < Gram.FLOAT_ROWS) {
+      this.packed = null;
+      this.sample = sample;
+      this.gram = gram(sample, center, s, m, executor);
+    } else {
+      toCodes(sample, s, m, grid);
+      this.packed = encode(sample, s, m, grid);
+      this.sample = null;
+      this.gram = codeGram(sample, center, s, m, grid, executor);
+    }
     this.center = center;
     this.executor = executor;
-    this.gram = gram(sample, center, s, m, executor);
     double trace = 0;
     for (int a = 0; a < s; a++) {
       trace += gram[a * s + a];
@@ -105,7 +137,31 @@ public final class SketchPreconditioner {
       center[i] = sums.colSum[i] / sums.n;
     }
     return new SketchPreconditioner(sums.sample.rowsInKeyOrder(), sums.sample.size(), m, center,
-        SHIFT_DIVISOR, executor);
+        sums.sample.grid(), SHIFT_DIVISOR, executor);
+  }
+
+  /**
+   * Replaces the s decoded rows by the codes they came from, {@code round((v - lo) / step)}: exact,
+   * v being fma(code, step, lo) rounded once (an error of |v| 2^-24, a tiny fraction of a step).
+   */
+  private static void toCodes(float[] rows, int s, int m, QuantizationScale grid) {
+    for (int k = 0; k < s * m; k++) {
+      rows[k] = (float) Math.rint(((double) rows[k] - grid.lo()) / grid.step());
+    }
+  }
+
+  /** The s rows of codes (as floats) packed on {@code grid}, in native memory. */
+  private static FeatureRows encode(float[] codes, int s, int m, QuantizationScale grid) {
+    long rowBytes = PackedLayout.rowBytes(m, grid.bits());
+    MemorySegment segment = Arena.ofAuto().allocate(Math.max(1, s * rowBytes), 64);
+    int[] row = new int[m];
+    for (int r = 0; r < s; r++) {
+      for (int i = 0; i < m; i++) {
+        row[i] = (int) codes[r * m + i];
+      }
+      PackedFeatures.packCodes(row, 0, m, grid.bits(), segment, r * rowBytes);
+    }
+    return FeatureRows.of(new PackedRows(segment, 0, s, m, grid));
   }
 
   /**
@@ -114,6 +170,7 @@ public final class SketchPreconditioner {
    */
   static void offer(SmallestKeys sample, FeatureRows z, long[] rowIds, long index, long seed,
       float[] row) {
+    sample.noteRows(z);
     for (int r = 0; r < z.rows(); r++) {
       long id = rowIds != null ? rowIds[r] : index + r;
       long key = SmallestKeys.key(seed, id);
@@ -203,6 +260,45 @@ public final class SketchPreconditioner {
     return Arrays.copyOf(g, s * s);
   }
 
+  /**
+   * {@link #gram} from the sample's codes C (s x m, as floats): with a_i = lo - center_i the
+   * centered values are step c_ri + a_i, so Zs Zs^T = step^2 C C^T + step (u 1^T + 1 u^T) + (a.a)
+   * 1 1^T, u = C a. C C^T is the float Gram kernel's, exact (256 features a chunk: sums of at most
+   * 256 products of codes below 2^8, integers below 2^24), 4x the double kernel's rate.
+   */
+  private static double[] codeGram(float[] codes, double[] center, int s, int m,
+      QuantizationScale grid, Executor executor) {
+    int stride = Gram.stride(s);
+    double[] g = new double[stride * stride];
+    int chunkRows = Gram.FLOAT_ROWS;
+    float[] rows = new float[chunkRows * stride];
+    float[] cols = new float[chunkRows * stride];
+    float[] column = new float[s];
+    double[] u = new double[s];
+    double aa = 0;
+    for (int i0 = 0; i0 < m; i0 += chunkRows) {
+      int k = Math.min(chunkRows, m - i0);
+      for (int i = 0; i < k; i++) {
+        double a = grid.lo() - center[i0 + i];
+        aa += a * a;
+        for (int r = 0; r < s; r++) {
+          column[r] = codes[r * m + i0 + i];
+          u[r] += a * column[r];
+        }
+        Gram.putRow(column, s, stride, k, i, rows, cols);
+      }
+      Gram.accumulateUpper(rows, cols, k, stride, g, executor);
+    }
+    double step = grid.step();
+    for (int a = 0; a < s; a++) {
+      for (int b = a; b < s; b++) {
+        g[a * stride + b] = step * step * g[a * stride + b] + step * (u[a] + u[b]) + aa;
+      }
+    }
+    Gram.finish(g, s, stride);
+    return Arrays.copyOf(g, s * s);
+  }
+
   /** The Cholesky factor of mu s I + Zs Zs^T (row-major, lower), the last two kept. */
   private double[] factor(double mu) {
     double[] kept = factors.get(mu);
@@ -272,7 +368,12 @@ public final class SketchPreconditioner {
       centerR[j] = sum;
     }
     float[] zr = new float[s * c];
-    FloatProducts.forward(sample, 0, s, m, rf, c, zr);
+    BlockProducts blocks = packed == null ? null : packed.blocks(rf, c);
+    if (blocks != null) {
+      forwardChunks(blocks, zr, c);
+    } else {
+      FloatProducts.forward(sample, 0, s, m, rf, c, zr);
+    }
     double[] x = new double[s * c];
     for (int a = 0; a < s; a++) {
       for (int j = 0; j < c; j++) {
@@ -293,7 +394,11 @@ public final class SketchPreconditioner {
       }
     }
     float[] gT = new float[c * m];
-    FloatProducts.accumulateTransposed(sample, 0, s, m, xf, c, gT);
+    if (blocks != null) {
+      accumulateChunks(blocks, xf, c, gT);
+    } else {
+      FloatProducts.accumulateTransposed(sample, 0, s, m, xf, c, gT);
+    }
     double[] out = new double[c * m];
     for (int j = 0; j < c; j++) {
       for (int i = 0; i < m; i++) {
@@ -301,6 +406,51 @@ public final class SketchPreconditioner {
       }
     }
     return out;
+  }
+
+  /**
+   * {@code y = Zs w} on the packed sample, {@value #CHUNK} rows a task on the helpers and the
+   * caller: block by block with the pass's fused kernels (the weights {@code blocks} holds).
+   */
+  private void forwardChunks(BlockProducts blocks, float[] y, int c) {
+    long rowBytes = packed.rowBytes();
+    int block = Math.min(blocks.blockRows(), CHUNK);
+    ParallelTasks.run((s + CHUNK - 1) / CHUNK, executor, t -> {
+      float[] work = blocks.work();
+      float[] yb = new float[block * c];
+      for (int r = t * CHUNK; r < Math.min(s, (t + 1) * CHUNK); r += block) {
+        int n = Math.min(block, s - r);
+        blocks.forward(packed.segment(), packed.byteOffset() + r * rowBytes, n, yb, work);
+        System.arraycopy(yb, 0, y, r * c, n * c);
+      }
+    });
+  }
+
+  /**
+   * {@code gT += Zs^T d} on the packed sample: each task's {@value #CHUNK} rows summed into its
+   * own partial, the partials then added in task order, so the bits do not depend on the threads.
+   */
+  private void accumulateChunks(BlockProducts blocks, float[] d, int c, float[] gT) {
+    long rowBytes = packed.rowBytes();
+    int block = Math.min(blocks.blockRows(), CHUNK);
+    int tasks = (s + CHUNK - 1) / CHUNK;
+    float[][] partial = new float[tasks][];
+    ParallelTasks.run(tasks, executor, t -> {
+      float[] work = blocks.work();
+      float[] db = new float[block * c];
+      for (int r = t * CHUNK; r < Math.min(s, (t + 1) * CHUNK); r += block) {
+        int n = Math.min(block, s - r);
+        System.arraycopy(d, r * c, db, 0, n * c);
+        blocks.accumulate(packed.segment(), packed.byteOffset() + r * rowBytes, n, db, work);
+      }
+      partial[t] = new float[c * m];
+      blocks.drain(work, partial[t]);
+    });
+    for (float[] p : partial) {
+      for (int i = 0; i < c * m; i++) {
+        gT[i] += p[i];
+      }
+    }
   }
 
   /**

@@ -2,6 +2,8 @@ package org.lprff.vector.train.fullbatch;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.stream.FeatureRows;
 
 /**
  * A uniform sample of at most {@code capacity} rows, by bottom-k sampling: the rows with the
@@ -22,6 +24,15 @@ final class SmallestKeys implements Serializable {
   /** Slots in max-heap order of (key, id): heap[0] holds the largest kept key. */
   private final int[] heap;
   private int size;
+  /**
+   * The one grid of every row offered so far (affine packed rows; bits 0: none yet), as
+   * primitives: the sample crosses Spark's wire.
+   */
+  private int gridBits;
+  private float gridLo;
+  private float gridStep;
+  /** True once rows of another kind or grid were offered: {@link #grid()} is then null. */
+  private boolean mixed;
 
   SmallestKeys(int capacity, int m) {
     this.capacity = capacity;
@@ -61,8 +72,41 @@ final class SmallestKeys implements Serializable {
     }
   }
 
+  /** Notes the kind of the rows offered from {@code z}, for {@link #grid()}. */
+  void noteRows(FeatureRows z) {
+    if (z instanceof FeatureRows.Packed p) {
+      noteGrid(p.scale().bits(), p.scale().lo(), p.scale().step());
+    } else {
+      mixed = true;
+    }
+  }
+
+  private void noteGrid(int bits, float lo, float step) {
+    if (gridBits == 0) {
+      gridBits = bits;
+      gridLo = lo;
+      gridStep = step;
+    } else if (bits != gridBits || Float.compare(lo, gridLo) != 0
+        || Float.compare(step, gridStep) != 0) {
+      mixed = true;
+    }
+  }
+
+  /**
+   * The grid all the offered rows are on, when they were all affine packed rows of one grid
+   * (their decoded values then re-encode exactly), else null.
+   */
+  QuantizationScale grid() {
+    return mixed || gridBits == 0 ? null : QuantizationScale.of(gridBits, gridLo, gridStep);
+  }
+
   /** Keeps the smallest keys of this sample and {@code other}. */
   void addAll(SmallestKeys other) {
+    if (other.mixed) {
+      mixed = true;
+    } else if (other.gridBits != 0) {
+      noteGrid(other.gridBits, other.gridLo, other.gridStep);
+    }
     for (int slot = 0; slot < other.size; slot++) {
       if (wants(other.keys[slot], other.ids[slot])) {
         offer(other.keys[slot], other.ids[slot], other.rows, slot * m);
