@@ -75,6 +75,36 @@ public final class Cholesky {
     solveWith(BODY, l, m, b);
   }
 
+  /**
+   * Solves L L^T X = B in place for c right-hand sides ({@code x}, m x c row-major: B, then X),
+   * in groups of {@link CholeskyBody#COLUMNS} columns on {@code executor} and the caller (null:
+   * serial): each group reads every row of L once for all its columns. A column's arithmetic is
+   * the same in any group, body or thread, so the bits are too.
+   */
+  public static void solve(double[] l, int m, double[] x, int c, Executor executor) {
+    check(l, m, "l");
+    if (c < 1) {
+      throw new IllegalArgumentException("c is " + c + ", expected >= 1");
+    }
+    if (x == null || x.length < (long) m * c) {
+      throw new IllegalArgumentException("x has " + (x == null ? "no" : x.length)
+          + " entries, expected at least m x c = " + (long) m * c);
+    }
+    int w = CholeskyBody.COLUMNS;
+    ParallelTasks.run((c + w - 1) / w, executor, t -> {
+      int j0 = t * w;
+      int n = Math.min(w, c - j0);
+      double[] y = new double[m * w]; // the group's columns, zero past c: solved, then dropped
+      for (int i = 0; i < m; i++) {
+        System.arraycopy(x, i * c + j0, y, i * w, n);
+      }
+      BODY.solveColumns(l, m, y);
+      for (int i = 0; i < m; i++) {
+        System.arraycopy(y, i * w, x, i * c + j0, n);
+      }
+    });
+  }
+
   private static void check(double[] a, int m, String name) {
     if (m < 0) {
       throw new IllegalArgumentException("m is " + m + ", expected >= 0");

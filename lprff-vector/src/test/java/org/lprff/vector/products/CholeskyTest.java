@@ -152,6 +152,62 @@ class CholeskyTest extends ProviderTestBase {
     }
   }
 
+  /**
+   * Many right-hand sides at once: each column bit for bit the scalar body's entry order on both
+   * bodies and any threads, and solving the system (the residual within the single solve's
+   * bound), for c below, at and above a group's 8 columns.
+   */
+  @Test
+  void manyColumnsSolveEachColumnWithTheSameBitsOnEveryBody() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      for (int m : new int[] {1, 5, 64, 129}) {
+        double[] a = spd(m, 11 + m);
+        double[] f = full(a, m);
+        double[] l = a.clone();
+        Cholesky.factor(l, m);
+        for (int c : new int[] {1, 3, 8, 26}) {
+          SplittableRandom random = new SplittableRandom(m * 31L + c);
+          double[] b = new double[m * c];
+          for (int k = 0; k < b.length; k++) {
+            b[k] = random.nextGaussian();
+          }
+          double[] serial = b.clone();
+          double[] parallel = b.clone();
+          Cholesky.solve(l, m, serial, c, null);
+          Cholesky.solve(l, m, parallel, c, pool);
+          assertArrayEquals(serial, parallel, "m " + m + " c " + c);
+          int w = org.lprff.vector.simd.spi.CholeskyBody.COLUMNS;
+          for (int j = 0; j < c; j++) {
+            double[] scalar = new double[m * w];
+            double[] vector = new double[m * w];
+            for (int i = 0; i < m; i++) {
+              scalar[i * w + j % w] = b[i * c + j];
+              vector[i * w + j % w] = b[i * c + j];
+            }
+            SCALAR.cholesky().solveColumns(l, m, scalar);
+            VECTOR.cholesky().solveColumns(l, m, vector);
+            for (int i = 0; i < m; i++) {
+              assertEquals(scalar[i * w + j % w], vector[i * w + j % w], 0, "m " + m + " c " + c);
+              assertEquals(scalar[i * w + j % w], serial[i * c + j], 0, "m " + m + " c " + c);
+            }
+            for (int i = 0; i < m; i++) {
+              double r = -b[i * c + j];
+              double size = Math.abs(b[i * c + j]);
+              for (int k = 0; k < m; k++) {
+                r += f[i * m + k] * serial[k * c + j];
+                size += Math.abs(f[i * m + k] * serial[k * c + j]);
+              }
+              assertEquals(0, r, 30 * 8 * m * Math.ulp(1.0) * size, "m " + m + " row " + i);
+            }
+          }
+        }
+      }
+    } finally {
+      pool.shutdown();
+    }
+  }
+
   /** A matrix with a negative direction fails at the pivot where it shows, naming it. */
   @Test
   void notPositiveDefiniteNamesThePivot() {

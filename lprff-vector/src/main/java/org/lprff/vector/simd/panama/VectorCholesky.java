@@ -256,6 +256,48 @@ public final class VectorCholesky implements CholeskyBody {
     }
   }
 
+  /**
+   * The row's {@code COLUMNS / L} vectors of right-hand sides summed together in the k loop: their
+   * chains interleave, and each l_ik is broadcast once for all of them.
+   */
+  @Override
+  public void solveColumns(double[] l, int m, double[] x) {
+    int w = COLUMNS;
+    for (int i = 0; i < m; i++) {
+      int row = i * m;
+      DoubleVector d = DoubleVector.broadcast(D, l[row + i]);
+      for (int j = 0; j < w; j += 2 * L) {
+        // One or two vectors per trip (COLUMNS / L is 1, 2 or 4; 2 L divides it or equals it).
+        boolean two = j + 2 * L <= w;
+        DoubleVector a0 = DoubleVector.fromArray(D, x, i * w + j);
+        DoubleVector a1 = two ? DoubleVector.fromArray(D, x, i * w + j + L) : a0;
+        for (int k = 0; k < i; k++) {
+          DoubleVector minus = DoubleVector.broadcast(D, -l[row + k]);
+          a0 = minus.fma(DoubleVector.fromArray(D, x, k * w + j), a0);
+          if (two) {
+            a1 = minus.fma(DoubleVector.fromArray(D, x, k * w + j + L), a1);
+          }
+        }
+        a0.div(d).intoArray(x, i * w + j);
+        if (two) {
+          a1.div(d).intoArray(x, i * w + j + L);
+        }
+      }
+    }
+    for (int i = m - 1; i >= 0; i--) {
+      int row = i * m;
+      DoubleVector d = DoubleVector.broadcast(D, l[row + i]);
+      for (int j = 0; j < w; j += L) {
+        DoubleVector xi = DoubleVector.fromArray(D, x, i * w + j).div(d);
+        xi.intoArray(x, i * w + j);
+        for (int k = 0; k < i; k++) {
+          DoubleVector.broadcast(D, -l[row + k]).fma(xi, DoubleVector.fromArray(D, x, k * w + j))
+              .intoArray(x, k * w + j);
+        }
+      }
+    }
+  }
+
   @Override
   public String shape() {
     return VectorShape.describe(D);

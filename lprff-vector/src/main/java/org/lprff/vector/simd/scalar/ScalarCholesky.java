@@ -68,4 +68,29 @@ public final class ScalarCholesky implements CholeskyBody {
       }
     }
   }
+
+  @Override
+  public void solveColumns(double[] l, int m, double[] x) {
+    int w = COLUMNS;
+    for (int i = 0; i < m; i++) {
+      int row = i * m;
+      for (int j = 0; j < w; j++) {
+        double acc = x[i * w + j];
+        for (int k = 0; k < i; k++) {
+          acc = Math.fma(-l[row + k], x[k * w + j], acc);
+        }
+        x[i * w + j] = acc / l[row + i];
+      }
+    }
+    for (int i = m - 1; i >= 0; i--) {
+      int row = i * m;
+      for (int j = 0; j < w; j++) {
+        double xi = x[i * w + j] / l[row + i];
+        x[i * w + j] = xi;
+        for (int k = 0; k < i; k++) {
+          x[k * w + j] = Math.fma(-l[row + k], xi, x[k * w + j]);
+        }
+      }
+    }
+  }
 }

@@ -85,4 +85,16 @@ public interface CholeskyBody extends Body {
 
   /** Solves L^T x = y in place ({@code y} becomes x): x_i = y_i / l_ii, then y_j -= l_ij x_i. */
   void backward(double[] l, int m, double[] y);
+
+  /** Columns of {@link #solveColumns}: a multiple of every body's vector of doubles. */
+  int COLUMNS = 8;
+
+  /**
+   * Solves L L^T X = B in place for {@link #COLUMNS} right-hand sides ({@code x}, m x COLUMNS
+   * row-major: B, then X), reading each row of L once for all of them. Entry by entry, in every
+   * body: forward, acc = b_ij, acc = fma(-l_ik, y_kj, acc) for k = 0 .. i - 1 in order, y_ij = acc
+   * / l_ii; backward, for i from m - 1 down, x_ij = y_ij / l_ii, then y_kj = fma(-l_ik, x_ij, y_kj)
+   * for k < i.
+   */
+  void solveColumns(double[] l, int m, double[] x);
 }

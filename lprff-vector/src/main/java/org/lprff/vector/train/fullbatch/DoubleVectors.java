@@ -19,6 +19,15 @@ final class DoubleVectors {
     return Math.sqrt(dot(a, a));
   }
 
+  /** max_k |a[k]| (0 for an empty a). */
+  static double maxAbs(double[] a) {
+    double max = 0;
+    for (double v : a) {
+      max = Math.max(max, Math.abs(v));
+    }
+    return max;
+  }
+
   /** y += alpha x. */
   static void axpy(double alpha, double[] x, double[] y) {
     for (int k = 0; k < x.length; k++) {

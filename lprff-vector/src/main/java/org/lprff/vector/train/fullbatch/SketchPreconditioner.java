@@ -383,7 +383,7 @@ public final class SketchPreconditioner {
     if (c == 1) {
       Cholesky.solve(cholesky, s, x);
     } else {
-      solveColumns(cholesky, s, x, c);
+      Cholesky.solve(cholesky, s, x, c, executor);
     }
     float[] xf = new float[s * c];
     double[] sumX = new double[c];
@@ -449,39 +449,6 @@ public final class SketchPreconditioner {
     for (float[] p : partial) {
       for (int i = 0; i < c * m; i++) {
         gT[i] += p[i];
-      }
-    }
-  }
-
-  /**
-   * L L^T X = B for c right-hand sides at once (B, then X, s x c row-major): each row of L is
-   * read once for all of them, where c single solves would read the s x s factor 2c times.
-   */
-  private static void solveColumns(double[] l, int s, double[] x, int c) {
-    for (int i = 0; i < s; i++) { // L Y = B, row by row
-      int row = i * s;
-      for (int k = 0; k < i; k++) {
-        double lik = l[row + k];
-        for (int j = 0; j < c; j++) {
-          x[i * c + j] -= lik * x[k * c + j];
-        }
-      }
-      double d = l[row + i];
-      for (int j = 0; j < c; j++) {
-        x[i * c + j] /= d;
-      }
-    }
-    for (int i = s - 1; i >= 0; i--) { // L^T X = Y, by the rows of L from the last
-      int row = i * s;
-      double d = l[row + i];
-      for (int j = 0; j < c; j++) {
-        x[i * c + j] /= d;
-      }
-      for (int k = 0; k < i; k++) {
-        double lik = l[row + k];
-        for (int j = 0; j < c; j++) {
-          x[k * c + j] -= lik * x[i * c + j];
-        }
       }
     }
   }

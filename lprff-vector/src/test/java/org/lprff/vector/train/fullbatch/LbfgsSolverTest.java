@@ -92,6 +92,38 @@ class LbfgsSolverTest {
   }
 
   /**
+   * The gradient stop: with gradientTolerance 1e-2, training stops as soon as the gradient's
+   * largest entry is at most 1e-2 of its start's (asserted at the returned model, and that the
+   * solve without it went on past that iteration), reporting why; 0 leaves it off.
+   */
+  @Test
+  void theGradientStopEndsTrainingOnceTheGradientFellByItsFraction() {
+    int m = 48;
+    double lambda = 1e-4;
+    FeatureRows z = TrainData.featurize(TrainData.spec(D, m, 4, 2.0, 7), X, N);
+    MiniBatchSource source = InMemoryBatches.of(z, classes(3)).ordered();
+    Task task = Task.multiclass(3);
+    TrainingResult early = LbfgsSolver.builder(task, m).l2(lambda).batchSize(128)
+        .gradientTolerance(1e-2).build().train(source);
+    TrainingResult full = LbfgsSolver.builder(task, m).l2(lambda).batchSize(128).build()
+        .train(source);
+    assertEquals(StopReason.CONVERGED, early.stopReason(), early.message());
+    assertTrue(early.message().contains("gradient's largest entry"), early.message());
+    assertTrue(early.epochs() < full.epochs(), early.epochs() + " vs " + full.epochs());
+    FullBatchObjective objective =
+        new FullBatchObjective(Partitions.of(source), task, m, lambda, 128, null);
+    double[] g0 = new double[objective.dimension()];
+    objective.valueAndGradient(new double[objective.dimension()], g0);
+    double[] g = new double[objective.dimension()];
+    objective.valueAndGradient(flat(early.model()), g);
+    assertTrue(maxAbs(g) <= 1e-2 * maxAbs(g0), maxAbs(g) + " vs " + maxAbs(g0));
+    assertThrows(IllegalArgumentException.class,
+        () -> LbfgsSolver.builder(task, m).gradientTolerance(1));
+    assertThrows(IllegalArgumentException.class,
+        () -> LbfgsSolver.builder(task, m).gradientTolerance(-1e-3));
+  }
+
+  /**
    * Preconditioned by a sketch: the same optimum (ridge: the closed form's J within the 1e-6 of
    * {@link #regressionReachesTheClosedFormOptimum}; softmax: the stationarity bound of {@link
    * #classificationReachesAStationaryPoint}) in fewer iterations than without, on m = 256
