@@ -28,11 +28,11 @@ import org.lprff.vector.simd.spi.ProductsBody;
  * sub-vectors (the weight vector loaded once for both rows): 4 to 8 accumulators, at most 4
  * decodes per loop body (see {@link VectorProducts} on C2's inlining limits). One class of affine
  * rows, the full-batch solvers' case (CG's Z^T (Z v), L-BFGS's regression pass), takes the quad
- * kernels instead ({@link #forwardQuads}, {@link #accumulateQuads}): 2 rows x 4 sub-vectors, 8
- * accumulators, each decode an and and a conversion ({@link #quadMask}: the code lands scaled by
- * a power of two, which the permuted weights or the final scale undo exactly), 8 decodes per
- * loop body, which stay inlined because the decode is two JDK intrinsics and no helper. A
- * full-batch pass runs them fused, 4 rows a block ({@link QuadBlocks}).
+ * kernels instead ({@link #forwardRow}: one row, 4 accumulators; {@link #accumulateQuad}: 4 rows
+ * into 4 sums held in registers), each decode an and and a conversion ({@link #quadMask}: the
+ * code lands scaled by a power of two, which the permuted weights or the final scale undo
+ * exactly), 8 decodes per loop body, which stay inlined because the decode is two JDK intrinsics
+ * and no helper. A full-batch pass runs them fused, 4 rows a block ({@link QuadBlocks}).
  *
  * <p>No vector is passed to a call that C2 may leave out of line: a kernel's epilogue runs once
  * per call, so C2 judges its call sites cold and inlines only callees of at most 35 bytecodes
@@ -96,17 +96,30 @@ final class PackedGroups {
       CodeDecoding dec) {
     int per = 32 / bits;
     int group = L * per;
+    if (c == 1 && dec == CodeDecoding.AFFINE) {
+      // One class of affine rows: the fused pass's row kernel over the whole row, the weights
+      // permuted and scaled to its decode once; each row touches the next one's lines.
+      float[] wP = new float[end];
+      permute(wT, m, 1, 0, end, per, bits, wP);
+      float[] part = new float[L];
+      int touched = 0;
+      for (int r = 0; r < n; r++) {
+        long row = offset + r * rowBytes;
+        touched += forwardRow(z, row, r + 1 < n ? rowBytes : 0, bits, wP, end, part, 0);
+        y[r] += PackedLanes.sumLanes(part, 0);
+      }
+      touchSink = touched;
+      return;
+    }
     int tile = Math.max(group, TILE / Math.min(c, 8) / group * group);
     float[] wP = new float[c * Math.min(tile, end)];
     float[] scratch = c >= 8 ? new float[8 * Math.min(tile, end)] : null;
-    // One class of affine rows: the quad kernel, on weights scaled to its decode (see permute).
-    boolean quads = c == 1 && dec == CodeDecoding.AFFINE;
     // Vector partial sums of every output, carried across tiles: part[(r*c + j) * L ..].
     float[] part = new float[n * c * L];
     int touched = 0;
     for (int t0 = 0; t0 < end; t0 += tile) {
       int len = Math.min(tile, end - t0);
-      permute(wT, m, c, t0, len, per, quads ? bits : 0, wP);
+      permute(wT, m, c, t0, len, per, 0, wP);
       long tileAt = offset + groupByte(t0, bits);
       int j = 0;
       while (j < c) {
@@ -119,10 +132,8 @@ final class PackedGroups {
             int p1 = r + 1 < n ? ((r + 1) * c + j) * L : -1;
             // Touch the next pair's lines while this pair is summed (0: no next pair).
             long ahead = r + 3 < n ? 2 * rowBytes : 0;
-            touched += quads
-                ? forwardQuads(z, row0, row1, ahead, bits, wP, len, group, part, r * L, p1)
-                : forward1x2(z, row0, row1, ahead, bits, wP, j * len, len, group, part,
-                    (r * c + j) * L, p1, dec);
+            touched += forward1x2(z, row0, row1, ahead, bits, wP, j * len, len, group, part,
+                (r * c + j) * L, p1, dec);
           }
         } else {
           if (block == 8) {
@@ -197,49 +208,6 @@ final class PackedGroups {
 
   private static FloatVector quad(IntVector shifted, IntVector mask) {
     return (FloatVector) shifted.and(mask).convert(VectorOperators.I2F, 0);
-  }
-
-  /**
-   * One class of affine rows, 2 rows x one quad of sub-vectors per step (8 accumulators: two FMA
-   * ports x latency 4), on weights permuted with {@code scaleBits = bits}. Reads ahead like
-   * {@link #forward1x2}. Sums of {@code code * w} in a different order than forward1x2's, with the
-   * same products (the scaling is exact).
-   */
-  private static int forwardQuads(
-      MemorySegment z, long row0, long row1, long ahead, int bits, float[] wP, int len,
-      int group, float[] part, int p0, int p1) {
-    int mask = (1 << bits) - 1;
-    IntVector m0 = quadMask(mask, 0), m1 = quadMask(mask, bits);
-    IntVector m2 = quadMask(mask, 2 * bits), m3 = quadMask(mask, 3 * bits);
-    int per = 32 / bits;
-    FloatVector a0 = w(part, p0), b0 = p1 >= 0 ? w(part, p1) : FloatVector.zero(F);
-    FloatVector a1 = FloatVector.zero(F), a2 = a1, a3 = a1, b1 = a1, b2 = a1, b3 = a1;
-    int touched = 0;
-    // One flat loop over quads (see forward8).
-    for (int at = 0; at < len; at += 4 * L) {
-      int g = at & -group;
-      long line = groupByte(g, bits);
-      touched += z.get(ValueLayout.JAVA_INT_UNALIGNED, row0 + ahead + line)
-          + z.get(ValueLayout.JAVA_INT_UNALIGNED, row1 + ahead + line);
-      int sh = (at - g) / L * bits;
-      IntVector u = group(z, row0, g, bits).lanewise(VectorOperators.LSHR, sh);
-      IntVector v = group(z, row1, g, bits).lanewise(VectorOperators.LSHR, sh);
-      FloatVector w0 = w(wP, at), w1 = w(wP, at + L), w2 = w(wP, at + 2 * L);
-      FloatVector w3 = w(wP, at + 3 * L);
-      a0 = quad(u, m0).fma(w0, a0);
-      a1 = quad(u, m1).fma(w1, a1);
-      a2 = quad(u, m2).fma(w2, a2);
-      a3 = quad(u, m3).fma(w3, a3);
-      b0 = quad(v, m0).fma(w0, b0);
-      b1 = quad(v, m1).fma(w1, b1);
-      b2 = quad(v, m2).fma(w2, b2);
-      b3 = quad(v, m3).fma(w3, b3);
-    }
-    a0.add(a1).add(a2.add(a3)).intoArray(part, p0);
-    if (p1 >= 0) {
-      b0.add(b1).add(b2.add(b3)).intoArray(part, p1);
-    }
-    return touched;
   }
 
   /**
@@ -441,7 +409,7 @@ final class PackedGroups {
       int lanes = m + 1;
       for (int r = 0; r < n; r++) {
         long row = offset + r * rowBytes;
-        forwardRow(z, row, bits, wP, end, work, lanes);
+        forwardRow(z, row, 0, bits, wP, end, work, lanes);
         y[r] = affine(z, row, work, lanes);
       }
     }
@@ -480,22 +448,8 @@ final class PackedGroups {
 
     @Override
     public void drain(float[] work, float[] gT) {
-      int per = 32 / bits;
-      int group = groupSize(bits);
       float shift = lo * work[m];
-      float[] scale = new float[4];
-      for (int q = 0; q < 4; q++) {
-        scale[q] = Math.scalb(step, -q * bits);
-      }
-      for (int g = 0; g < end; g += group) {
-        for (int s = 0; s < per; s++) {
-          float sq = scale[s & 3];
-          int from = g + s * L;
-          for (int k = 0; k < L; k++) {
-            gT[g + k * per + s] += Math.fma(work[from + k], sq, shift);
-          }
-        }
-      }
+      drainGroups(work, end, bits, step, shift, gT);
       for (int i = end; i < m; i++) {
         gT[i] += Math.fma(work[i], step, shift);
       }
@@ -505,27 +459,33 @@ final class PackedGroups {
 
   /**
    * One affine row's sum of {@code code * w} over [0, end), its lanes stored to {@code
-   * part[p..]}. One clear loop shape: the outer loop walks the row's groups (one int vector
-   * load each), the inner one the group's octs (two quads: 8 sub-vectors, 8 accumulators, two
-   * FMA ports x latency 4) with the weight index as its induction variable, so that its range
-   * checks leave the loop and its only scalar work is two adds. One row a call: 8 accumulators and
-   * 4 masks fit AVX2's 16 registers, and each FMA reads its weights from L1 as a memory operand;
-   * two rows a call (16 accumulators, or 8 with the weights in registers) spilled, and C2
-   * rebroadcast the masks on every trip.
+   * part[p..]}. One clear loop shape: the outer loop walks the octs of a group (two quads, 8
+   * sub-vectors), the inner one the row's groups with the weight index as its induction variable,
+   * so that its range checks leave the loop and its only scalar work is two adds. 4 accumulators
+   * (each takes 2 of a trip's 8 FMAs) and 4 masks leave AVX2's 16 registers room for the codes and
+   * their decodes, and each FMA reads its weights from L1 as a memory operand: with 8
+   * accumulators, or two rows a call, C2 rebroadcast the masks on every trip (40% slower). Also
+   * reads one int of each group {@code ahead} bytes further on and returns their sum, which the
+   * caller only sinks (a software prefetch of the next row, for the mini-batch products; 0: none).
    */
-  private static void forwardRow(
-      MemorySegment z, long row, int bits, float[] wP, int end, float[] part, int p) {
+  private static int forwardRow(
+      MemorySegment z, long row, long ahead, int bits, float[] wP, int end, float[] part,
+      int p) {
     int mask = (1 << bits) - 1;
     IntVector m0 = quadMask(mask, 0), m1 = quadMask(mask, bits);
     IntVector m2 = quadMask(mask, 2 * bits), m3 = quadMask(mask, 3 * bits);
     int group = groupSize(bits);
     int quad = 4 * bits;
     FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+    int touched = 0;
     // Outer: the oct of each group; inner: the groups, so the long loop's index is the weights'.
     for (int oct = 0; oct < group; oct += 8 * L) {
       int sh = oct / L * bits;
       long off = row;
       for (int at = oct; at < end; at += group, off += 4 * L) {
+        if (oct == 0) {
+          touched += z.get(ValueLayout.JAVA_INT_UNALIGNED, off + ahead);
+        }
         IntVector u = IntVector.fromMemorySegment(INT, z, off, ByteOrder.LITTLE_ENDIAN);
         IntVector x = u.lanewise(VectorOperators.LSHR, sh);
         IntVector y = u.lanewise(VectorOperators.LSHR, sh + quad);
@@ -540,6 +500,7 @@ final class PackedGroups {
       }
     }
     a0.add(a1).add(a2.add(a3)).intoArray(part, p);
+    return touched;
   }
 
   /**
@@ -625,6 +586,30 @@ final class PackedGroups {
         .lanewise(VectorOperators.LSHR, sh);
   }
 
+  /**
+   * {@code gT[g + k * per + s] += fma(work[g + s * L + k], step 2^-((s mod 4) bits), shift)} for
+   * the group-ordered quad sums of features [0, end): the sums carry {@code code * 2^((s mod 4)
+   * bits)} (the quad decode), which the scale undoes exactly.
+   */
+  private static void drainGroups(
+      float[] work, int end, int bits, float step, float shift, float[] gT) {
+    int per = 32 / bits;
+    int group = groupSize(bits);
+    float[] scale = new float[4];
+    for (int q = 0; q < 4; q++) {
+      scale[q] = Math.scalb(step, -q * bits);
+    }
+    for (int g = 0; g < end; g += group) {
+      for (int s = 0; s < per; s++) {
+        float sq = scale[s & 3];
+        int from = g + s * L;
+        for (int k = 0; k < L; k++) {
+          gT[g + k * per + s] += Math.fma(work[from + k], sq, shift);
+        }
+      }
+    }
+  }
+
   // ---------------------------------------------------- transposed accumulate
 
   /**
@@ -651,15 +636,22 @@ final class PackedGroups {
     int j = 0;
     while (j < c) {
       int block = c - j >= 8 ? 8 : c - j >= 2 ? 2 : 1;
-      if (block == 1 && dec == CodeDecoding.AFFINE) {
-        for (int g = 0; g < end; g += group) {
-          long at = offset + groupByte(g, bits);
-          for (int s = 0; s < per; s += 4) {
-            accumulateQuads(z, at, rowBytes, n, bits, s, d, c, j, step, shift, gT, m, g, lanes);
-          }
+      if (c == 1 && dec == CodeDecoding.AFFINE) {
+        // The fused pass's kernels: 4 rows at a time into group-ordered sums, drained once.
+        float[] work = new float[end];
+        int r = 0;
+        for (; r + QuadBlocks.BLOCK_ROWS <= n; r += QuadBlocks.BLOCK_ROWS) {
+          accumulateQuad(z, offset + r * rowBytes, rowBytes, bits,
+              Arrays.copyOfRange(d, r, r + QuadBlocks.BLOCK_ROWS), work, end);
         }
-        j += block;
-        continue;
+        for (; r < n; r += 2) {
+          long row0 = offset + r * rowBytes;
+          boolean pair = r + 1 < n;
+          accumulatePair(z, row0, pair ? row0 + rowBytes : row0, bits, d[r],
+              pair ? d[r + 1] : 0f, work, end);
+        }
+        drainGroups(work, end, bits, step, shift[0], gT);
+        return;
       }
       for (int g = 0; g < end; g += group) {
         long at = offset + groupByte(g, bits);
@@ -766,59 +758,6 @@ final class PackedGroups {
     scatterAdd(lanes, 2, j, gT, m, g, per, s);
     System.arraycopy(lanes, 2 * L, lanes, 0, 2 * L);
     scatterAdd(lanes, 2, j, gT, m, g, per, s + 1);
-  }
-
-  /**
-   * Class j of affine rows x the quad of sub-vectors s..s+3 of one group (see {@link
-   * #quadMasks}), rows in pairs: 8 accumulators. Sub-vector s + q sums {@code code * 2^(q * bits)
-   * * d}, so its scale is {@code step * 2^-(q * bits)}: exact, the sums' bits are those of the
-   * unscaled codes.
-   */
-  private static void accumulateQuads(
-      MemorySegment z, long at, long rowBytes, int n, int bits, int s, float[] d, int c, int j,
-      float step, float[] shift, float[] gT, int m, int g, float[] lanes) {
-    int mask = (1 << bits) - 1;
-    IntVector m0 = quadMask(mask, 0), m1 = quadMask(mask, bits);
-    IntVector m2 = quadMask(mask, 2 * bits), m3 = quadMask(mask, 3 * bits);
-    int sh = s * bits;
-    FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
-    FloatVector b0 = a0, b1 = a0, b2 = a0, b3 = a0;
-    long row = at;
-    int dr = j;
-    int r = 0;
-    for (; r + 2 <= n; r += 2, row += 2 * rowBytes, dr += 2 * c) {
-      IntVector u = group(z, row, 0, bits).lanewise(VectorOperators.LSHR, sh);
-      IntVector v = group(z, row + rowBytes, 0, bits).lanewise(VectorOperators.LSHR, sh);
-      FloatVector d0 = dj(d, dr), d1 = dj(d, dr + c);
-      a0 = quad(u, m0).fma(d0, a0);
-      a1 = quad(u, m1).fma(d0, a1);
-      a2 = quad(u, m2).fma(d0, a2);
-      a3 = quad(u, m3).fma(d0, a3);
-      b0 = quad(v, m0).fma(d1, b0);
-      b1 = quad(v, m1).fma(d1, b1);
-      b2 = quad(v, m2).fma(d1, b2);
-      b3 = quad(v, m3).fma(d1, b3);
-    }
-    if (r < n) {
-      IntVector u = group(z, row, 0, bits).lanewise(VectorOperators.LSHR, sh);
-      FloatVector d0 = dj(d, dr);
-      a0 = quad(u, m0).fma(d0, a0);
-      a1 = quad(u, m1).fma(d0, a1);
-      a2 = quad(u, m2).fma(d0, a2);
-      a3 = quad(u, m3).fma(d0, a3);
-    }
-    float sj = shift[j];
-    a0.add(b0).fma(step, sj).intoArray(lanes, 0);
-    a1.add(b1).fma(Math.scalb(step, -bits), sj).intoArray(lanes, L);
-    a2.add(b2).fma(Math.scalb(step, -2 * bits), sj).intoArray(lanes, 2 * L);
-    a3.add(b3).fma(Math.scalb(step, -3 * bits), sj).intoArray(lanes, 3 * L);
-    int per = 32 / bits;
-    for (int q = 0; q < 4; q++) {
-      int to = j * m + g + s + q;
-      for (int k = 0; k < L; k++) {
-        gT[to + k * per] += lanes[q * L + k];
-      }
-    }
   }
 
   /** Class j x sub-vectors s, s+1 of one group, rows in pairs (4 independent accumulators). */
