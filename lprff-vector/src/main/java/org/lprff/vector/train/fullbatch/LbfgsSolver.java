@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import org.lprff.vector.stream.MiniBatchSource;
 import org.lprff.vector.stream.Partitions;
 import org.lprff.vector.train.loss.SquaredLoss;
@@ -37,11 +38,12 @@ import org.lprff.vector.train.model.TrainingResult;
  * positive curvature and J decreases monotonically. The first step is 1 / ||g||.
  *
  * <p><b>Stopping.</b> {@link StopReason#CONVERGED} when an iteration lowers J by less than {@code
- * tolerance} relative to |J|, or when the gradient's largest entry has fallen to {@code
- * gradientTolerance} times the start's (off by default; relative, so that a warm start already
- * near its optimum still goes on to it) (or the gradient is exactly 0, or the line search finds no lower J
+ * tolerance} relative to |J|, or when the gradient's largest entry is at most {@code
+ * gradientTolerance} times the zero model's (off by default; scikit-learn's lbfgs stops at an
+ * absolute 1e-4) (or the gradient is exactly 0, or the line search finds no lower J
  * along a descent direction: the float32 products' rounding then dominates); {@link
- * StopReason#EPOCH_CAP} after {@code maxIterations}; {@link StopReason#DIVERGED} when J is not
+ * StopReason#EPOCH_CAP} after {@code maxIterations}; {@link StopReason#CONVERGED} too when the
+ * caller's monitor ({@code Builder.monitor}) ends it; {@link StopReason#DIVERGED} when J is not
  * finite at the start. A pass is deterministic, so the result is a pure function of the inputs.
  */
 public final class LbfgsSolver {
@@ -73,6 +75,8 @@ public final class LbfgsSolver {
   private final int maxIterations;
   private final double tolerance;
   private final double gradientTolerance;
+  private final int monitorEvery;
+  private final Predicate<LinearModel> monitor;
   private final int batchSize;
   private final TrainingListener listener;
   private final LongSupplier clock;
@@ -90,6 +94,8 @@ public final class LbfgsSolver {
     this.maxIterations = b.maxIterations;
     this.tolerance = b.tolerance;
     this.gradientTolerance = b.gradientTolerance;
+    this.monitorEvery = b.monitorEvery;
+    this.monitor = b.monitor;
     this.batchSize = b.batchSize;
     this.listener = b.listener;
     this.clock = b.clock;
@@ -201,20 +207,30 @@ public final class LbfgsSolver {
       }
       double[] p = new double[n];
       double step = Double.NaN;
-      double firstLargest = 0;
+      // The gradient stop's scale: the gradient at the zero model (one more pass from a warm
+      // start), so that the stop means the same whatever the start.
+      double reference = 0;
+      if (gradientTolerance > 0) {
+        double[] g0 = g;
+        for (double v : x) {
+          if (v != 0) {
+            g0 = new double[n];
+            objective.valueAndGradient(new double[n], g0);
+            break;
+          }
+        }
+        reference = maxAbs(g0);
+      }
       for (int iteration = 0; iteration < maxIterations; iteration++) {
         long start = clock.getAsLong();
         if (norm(g) == 0) {
           return result(objective.model(x), StopReason.CONVERGED, "the gradient is 0", iteration,
               step);
         }
-        double largest = maxAbs(g);
-        if (iteration == 0) {
-          firstLargest = largest;
-        } else if (largest <= gradientTolerance * firstLargest) {
+        if (gradientTolerance > 0 && maxAbs(g) <= gradientTolerance * reference) {
           return result(objective.model(x), StopReason.CONVERGED, String.format(Locale.ROOT,
-              "the gradient's largest entry fell to %.3g, %s of its start's, after %d iterations",
-              largest, gradientTolerance, iteration), iteration, step);
+              "the gradient's largest entry fell to %.3g, %s of the zero model's, after %d"
+              + " iterations", maxAbs(g), gradientTolerance, iteration), iteration, step);
         }
         direction(p);
         double slope = dot(g, p);
@@ -247,6 +263,12 @@ public final class LbfgsSolver {
             iteration, f, Double.NaN, Double.NaN, step, seconds, true, false);
         records.add(record);
         listener.onEpoch(record);
+        if (monitor != null && (iteration + 1) % monitorEvery == 0
+            && monitor.test(objective.model(x))) {
+          return result(objective.model(x), StopReason.CONVERGED,
+              "stopped by its monitor after " + (iteration + 1) + " iterations", iteration + 1,
+              step);
+        }
         if (previous - f <= tolerance * Math.max(Math.abs(f), Math.ulp(1.0))) {
           return result(objective.model(x), StopReason.CONVERGED,
               "the objective changed by less than " + tolerance + " relative after "
@@ -437,6 +459,8 @@ public final class LbfgsSolver {
     private LongSupplier clock = System::nanoTime;
     private Executor executor = ForkJoinPool.commonPool();
     private SketchPreconditioner preconditioner;
+    private int monitorEvery;
+    private Predicate<LinearModel> monitor;
 
     private Builder(Task task, int features) {
       if (task == null) {
@@ -486,7 +510,8 @@ public final class LbfgsSolver {
 
     /**
      * Training stops once the gradient's largest entry (max |dJ/dw|) is at most this fraction of
-     * its value at the start, in [0, 1) (default {@value #NO_GRADIENT_TOLERANCE}: off).
+     * its value at the zero model, in [0, 1) (default {@value #NO_GRADIENT_TOLERANCE}: off). A
+     * warm start costs one more pass, for the zero model's gradient.
      */
     public Builder gradientTolerance(double gradientTolerance) {
       if (!(gradientTolerance >= 0 && gradientTolerance < 1)) {
@@ -537,6 +562,20 @@ public final class LbfgsSolver {
             + " features, the model " + features);
       }
       this.preconditioner = preconditioner;
+      return this;
+    }
+
+    /**
+     * Every {@code every} iterations the current model is offered to {@code stop}; true ends
+     * training ({@link StopReason#CONVERGED}, the message saying so). The l2 path's way to give up
+     * on an l2 whose validation loss is already past its minimum. Null: none (the default).
+     */
+    public Builder monitor(int every, Predicate<LinearModel> stop) {
+      if (stop != null && every < 1) {
+        throw new IllegalArgumentException("every is " + every + ", expected >= 1");
+      }
+      this.monitorEvery = every;
+      this.monitor = stop;
       return this;
     }
 

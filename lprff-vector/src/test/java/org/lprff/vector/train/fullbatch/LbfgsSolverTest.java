@@ -93,8 +93,9 @@ class LbfgsSolverTest {
 
   /**
    * The gradient stop: with gradientTolerance 1e-2, training stops as soon as the gradient's
-   * largest entry is at most 1e-2 of its start's (asserted at the returned model, and that the
-   * solve without it went on past that iteration), reporting why; 0 leaves it off.
+   * largest entry is at most 1e-2 of the zero model's (asserted at the returned model, and that
+   * the solve without it went on past that iteration), reporting why; from a warm start too, with
+   * one more pass for the zero model's gradient.
    */
   @Test
   void theGradientStopEndsTrainingOnceTheGradientFellByItsFraction() {
@@ -117,10 +118,43 @@ class LbfgsSolverTest {
     double[] g = new double[objective.dimension()];
     objective.valueAndGradient(flat(early.model()), g);
     assertTrue(maxAbs(g) <= 1e-2 * maxAbs(g0), maxAbs(g) + " vs " + maxAbs(g0));
+    LinearModel halfway = LbfgsSolver.builder(task, m).l2(lambda).batchSize(128).maxIterations(3)
+        .build().train(source).model();
+    TrainingResult warm = LbfgsSolver.builder(task, m).l2(lambda).batchSize(128)
+        .gradientTolerance(1e-2).build().train(source, halfway);
+    assertEquals(StopReason.CONVERGED, warm.stopReason(), warm.message());
+    objective.valueAndGradient(flat(warm.model()), g);
+    assertTrue(maxAbs(g) <= 1e-2 * maxAbs(g0), "warm: " + maxAbs(g) + " vs " + maxAbs(g0));
     assertThrows(IllegalArgumentException.class,
         () -> LbfgsSolver.builder(task, m).gradientTolerance(1));
     assertThrows(IllegalArgumentException.class,
         () -> LbfgsSolver.builder(task, m).gradientTolerance(-1e-3));
+  }
+
+  /**
+   * The monitor sees the model every {@code every} iterations, and its true ends training there,
+   * saying so; a monitor that never stops changes nothing.
+   */
+  @Test
+  void aMonitorSeesTheModelEveryFewIterationsAndCanEndTraining() {
+    int m = 48;
+    FeatureRows z = TrainData.featurize(TrainData.spec(D, m, 4, 2.0, 7), X, N);
+    MiniBatchSource source = InMemoryBatches.of(z, classes(3)).ordered();
+    Task task = Task.multiclass(3);
+    int[] looks = {0};
+    TrainingResult stopped = LbfgsSolver.builder(task, m).l2(1e-4).batchSize(128)
+        .monitor(5, model -> ++looks[0] == 2).build().train(source);
+    assertEquals(10, stopped.epochs(), stopped.message());
+    assertEquals(2, looks[0]);
+    assertTrue(stopped.message().contains("monitor after 10 iterations"), stopped.message());
+    TrainingResult watched = LbfgsSolver.builder(task, m).l2(1e-4).batchSize(128)
+        .monitor(5, model -> false).build().train(source);
+    TrainingResult plain = LbfgsSolver.builder(task, m).l2(1e-4).batchSize(128).build()
+        .train(source);
+    assertEquals(plain.epochs(), watched.epochs());
+    assertArrayEquals(flat(plain.model()), flat(watched.model()));
+    assertThrows(IllegalArgumentException.class,
+        () -> LbfgsSolver.builder(task, m).monitor(0, model -> true));
   }
 
   /**
