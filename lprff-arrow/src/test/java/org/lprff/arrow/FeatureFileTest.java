@@ -104,6 +104,39 @@ class FeatureFileTest extends ArrowTestBase {
     }
   }
 
+  /**
+   * A schema nested deeper than IpcFileLayout.MAX_NESTING (Arrow's conversion recurses per level;
+   * a fuzzed file whose fields nest without end overflowed the stack) is refused by name, in the
+   * file framing's footer and schema message alike, before Arrow converts it; one level less
+   * passes the check.
+   */
+  @Test
+  void aSchemaNestedBeyondTheLimitIsRefusedByName() throws IOException {
+    for (int levels : new int[] {64, 65}) {
+      Field field = new Field("leaf", FieldType.nullable(new ArrowType.Int(32, true)), null);
+      for (int k = 1; k < levels; k++) {
+        field = new Field("s" + k, FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(field));
+      }
+      Path nested = dir.resolve("nested-" + levels + ".arrow");
+      try (VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(List.of(field)), allocator);
+          FileChannel out = FileChannel.open(nested, StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE);
+          ArrowFileWriter writer = new ArrowFileWriter(root, null, out)) {
+        writer.start();
+        writer.end();
+      }
+      try (FileChannel in = FileChannel.open(nested)) {
+        if (levels <= IpcFileLayout.MAX_NESTING) {
+          IpcFileLayout.read(nested, in);
+        } else {
+          IOException e = assertThrows(IOException.class, () -> IpcFileLayout.read(nested, in));
+          assertTrue(e.getMessage().contains(nested.toString())
+              && e.getMessage().contains("nests fields more than 64"), e.getMessage());
+        }
+      }
+    }
+  }
+
   @Test
   void opensTheWrittenFileAndReportsItsShape() throws IOException {
     try (FeatureFile in = FeatureFile.open(good, allocator)) {

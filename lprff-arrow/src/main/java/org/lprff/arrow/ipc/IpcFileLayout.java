@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -150,6 +151,7 @@ public final class IpcFileLayout {
     if (first == null || first.message().headerType() != MessageHeader.Schema) {
       throw corrupt(path, "its stream does not start with a schema message", null);
     }
+    checkNesting(path, schemaOf(first.message()), "schema message");
     Schema schema = MessageSerializer.deserializeSchema(first.message());
     Counts counts = Counts.of(schema);
     long position = first.metadataLength() + first.message().bodyLength();
@@ -213,6 +215,58 @@ public final class IpcFileLayout {
     }
   }
 
+  /**
+   * Deepest nesting of fields read. Arrow's schema conversion recurses once per level, and a
+   * flatbuffer can nest fields without end (a child's offset pointing back at its ancestor): a
+   * fuzzed file of 2,796 bytes overflowed the stack in {@code Field.convertField}. No feature or
+   * model file nests fields at all.
+   */
+  public static final int MAX_NESTING = 64;
+
+  /**
+   * Most fields (at every level) read: a cycle of children that fans out would otherwise grow
+   * exponentially within {@link #MAX_NESTING} levels.
+   */
+  static final int MAX_FIELDS = 1 << 16;
+
+  private static org.apache.arrow.flatbuf.Schema schemaOf(Message message) {
+    return (org.apache.arrow.flatbuf.Schema) message.header(new org.apache.arrow.flatbuf.Schema());
+  }
+
+  /**
+   * Refuses a schema whose fields nest deeper than {@link #MAX_NESTING}, walking the flatbuffer
+   * without recursion (so the walk itself cannot overflow) before Arrow converts it.
+   */
+  private static void checkNesting(Path path, org.apache.arrow.flatbuf.Schema schema, String where)
+      throws IOException {
+    if (schema == null) {
+      return; // Arrow's conversion reports a missing schema itself
+    }
+    ArrayDeque<org.apache.arrow.flatbuf.Field> fields = new ArrayDeque<>();
+    ArrayDeque<Integer> depths = new ArrayDeque<>();
+    for (int i = 0; i < schema.fieldsLength(); i++) {
+      fields.push(schema.fields(i));
+      depths.push(1);
+    }
+    int seen = 0;
+    while (!fields.isEmpty()) {
+      org.apache.arrow.flatbuf.Field field = fields.pop();
+      int depth = depths.pop();
+      if (++seen > MAX_FIELDS) {
+        throw corrupt(path, "its " + where + " has more than " + MAX_FIELDS
+            + " fields (a corrupted or hostile schema)", null);
+      }
+      if (depth > MAX_NESTING) {
+        throw corrupt(path, "its " + where + " nests fields more than " + MAX_NESTING
+            + " levels deep (a corrupted or hostile schema)", null);
+      }
+      for (int k = 0; field != null && k < field.childrenLength(); k++) {
+        fields.push(field.children(k));
+        depths.push(depth + 1);
+      }
+    }
+  }
+
   private static IpcFileLayout parse(Path path, FileChannel channel) throws IOException {
     long size = channel.size();
     if (size < HEADER_BYTES + TRAILER_BYTES) {
@@ -238,7 +292,9 @@ public final class IpcFileLayout {
           + " bytes", null);
     }
     ByteBuffer footerBytes = readFully(path, channel, footerStart, footerLength);
-    ArrowFooter footer = new ArrowFooter(Footer.getRootAsFooter(footerBytes));
+    Footer flatFooter = Footer.getRootAsFooter(footerBytes);
+    checkNesting(path, flatFooter.schema(), "footer");
+    ArrowFooter footer = new ArrowFooter(flatFooter);
     Schema schema = footer.getSchema();
     Counts counts = Counts.of(schema);
 
@@ -251,6 +307,7 @@ public final class IpcFileLayout {
     // Arrow's JavaScript writer leaves the schema message out of a file's stream (the footer
     // holds the schema): the record batches then follow the magic directly.
     if (first != null && first.message().headerType() == MessageHeader.Schema) {
+      checkNesting(path, schemaOf(first.message()), "schema message");
       Schema streamSchema = MessageSerializer.deserializeSchema(first.message());
       if (!streamSchema.equals(schema)) {
         throw corrupt(path, "its footer schema differs from its schema message", null);
