@@ -2,6 +2,10 @@
 
 Usage: python scripts/sklearn_multiclass26.py export DIR      (writes DIR/train.csv, DIR/heldout.csv)
        python scripts/sklearn_multiclass26.py reference DIR   (scikit-learn's reference on them)
+       python scripts/sklearn_multiclass26.py single DIR L2   (one fit at l2 L2 on every training
+                                                               row: the time-to-model pair)
+Run the reference with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset for its process (env -u ...),
+so numpy's OpenBLAS picks its own kernel; the single fit prints the one it ran.
 scikit-learn's make_classification (seed 7): 20,000 rows, 16 informative features, 26 classes of
 two Gaussian clusters each, 80% train / 20% heldout, the class last. The reference standardizes
 with the training rows, maps with RBFSampler (gamma = 1 / (2 sigma^2), sigma 4, m = 4096, float32)
@@ -48,5 +52,25 @@ def reference(out, sigma=4.0, m=4096):
           f" lambda {best[0]:g} chosen on a 10% split, refit)")
 
 
+def single(out, lam, sigma=4.0, m=4096):
+    from threadpoolctl import threadpool_info
+    zt, yt, zh, yh = rbf_features(out, sigma, m)
+    warnings.filterwarnings("ignore")
+    lam = float(lam)
+    t0 = time.perf_counter()
+    model = LogisticRegression(C=1 / (lam * len(yt)), max_iter=1000).fit(zt, yt)
+    seconds = time.perf_counter() - t0
+    error = float(np.mean(model.predict(zh) != yh))
+    blas = [f"{b.get('internal_api')} {b.get('version')} {b.get('architecture')}"
+            f" ({b.get('num_threads')} threads)" for b in threadpool_info()
+            if b.get("user_api") == "blas"]
+    print(f"{'sklearn':<8} {error:10.4f} {seconds:9.1f}   (LogisticRegression lbfgs, one fit at"
+          f" lambda {lam:g}, {int(np.max(model.n_iter_))} iterations, features {zt.dtype};"
+          f" {', '.join(blas)})")
+
+
 if __name__ == "__main__":
-    {"export": export, "reference": reference}[sys.argv[1]](sys.argv[2])
+    if sys.argv[1] == "single":
+        single(sys.argv[2], sys.argv[3])
+    else:
+        {"export": export, "reference": reference}[sys.argv[1]](sys.argv[2])
