@@ -63,8 +63,8 @@ public final class Trainer {
    * when its rows are at least this many times the sample: an application costs about a tenth of a
    * pass at 2,048 sample rows and 16,000 rows, and on fewer rows that outweighs the iterations it
    * saves (digits, 1,293 rows, m = 4096: 358 passes instead of 487 but 38 s instead of 10). The
-   * 26-class set (14,366 path rows, m = 4096, c = 26, AVX2 EPYC): 588 passes and 103 s against
-   * 1,563 and 173 s, the same l2 and heldout error.
+   * 26-class set (14,366 path rows, m = 4096, c = 26, AVX2 EPYC), one A/B run: 588 passes and
+   * 103 s against 1,563 and 173 s, the same l2 and heldout error.
    */
   static final int SKETCH_MIN_ROWS_PER_SAMPLE = 4;
 
