@@ -3,6 +3,7 @@ package org.lprff.bench;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
+import org.lprff.bench.support.DiamondsShapedRows;
 import org.lprff.vector.train.model.LinearModel;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

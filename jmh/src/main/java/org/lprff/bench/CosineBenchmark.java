@@ -2,6 +2,7 @@ package org.lprff.bench;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.lprff.bench.support.VectorCosineOperator;
 import org.lprff.vector.featurize.CosineFeatures;
 import org.lprff.vector.simd.panama.VectorCosine;
 import org.lprff.vector.simd.scalar.ScalarCosine;

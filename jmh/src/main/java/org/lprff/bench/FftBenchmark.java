@@ -3,6 +3,7 @@ package org.lprff.bench;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.jtransforms.fft.FloatFFT_1D;
+import org.lprff.bench.support.BodySeams;
 import org.lprff.vector.simd.VectorizationProvider;
 import org.lprff.vector.simd.panama.VectorFft;
 import org.lprff.vector.simd.scalar.ScalarFft;

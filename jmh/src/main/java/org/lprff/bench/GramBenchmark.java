@@ -3,6 +3,7 @@ package org.lprff.bench;
 import java.util.SplittableRandom;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
+import org.lprff.bench.support.BodySeams;
 import org.lprff.vector.products.Gram;
 import org.lprff.vector.simd.VectorizationProvider;
 import org.lprff.vector.simd.spi.GramBody;

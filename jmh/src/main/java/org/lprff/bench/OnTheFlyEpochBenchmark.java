@@ -2,6 +2,7 @@ package org.lprff.bench;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
+import org.lprff.bench.support.DiamondsShapedRows;
 import org.lprff.vector.stream.OnTheFlyBatches;
 import org.lprff.vector.train.model.LinearModel;
 import org.openjdk.jmh.annotations.Benchmark;

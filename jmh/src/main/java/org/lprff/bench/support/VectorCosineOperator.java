@@ -1,4 +1,4 @@
-package org.lprff.bench;
+package org.lprff.bench.support;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;

@@ -1,4 +1,4 @@
-package org.lprff.bench;
+package org.lprff.bench.support;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package org.lprff.bench;
+package org.lprff.bench.support;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;

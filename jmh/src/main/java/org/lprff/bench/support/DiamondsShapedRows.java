@@ -1,4 +1,4 @@
-package org.lprff.bench;
+package org.lprff.bench.support;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -19,13 +19,13 @@ import org.lprff.vector.train.minibatch.SgdSolver;
  * projection, stochastic rounding, seed 1) into native memory, as a mapped feature file's pages
  * are; and the SGD solver they time (batches of 250, l2 1e-6, one epoch at a fixed rate).
  */
-record DiamondsShapedRows(
+public record DiamondsShapedRows(
     int rows, float[] x, float[] y, Featurizer featurizer, MemorySegment out,
     InMemoryBatches stored, SgdSolver solver) {
 
-  static final int D = 9;
+  public static final int D = 9;
 
-  static DiamondsShapedRows of(int rows, int m, int bits) {
+  public static DiamondsShapedRows of(int rows, int m, int bits) {
     SplittableRandom random = new SplittableRandom(42);
     float[] x = new float[rows * D];
     float[] y = new float[rows];
@@ -47,7 +47,7 @@ record DiamondsShapedRows(
   }
 
   /** Featurizes the rows again into {@link #out}. */
-  MemorySegment featurizeAgain() {
+  public MemorySegment featurizeAgain() {
     featurizer.featurize(x, rows, 0, out, 0, 0);
     return out;
   }
