@@ -289,7 +289,7 @@ public final class ConjugateGradientRidge {
     }
     TrainingListener hear = listener == null ? TrainingListener.NONE : listener;
     long passesBefore = passes; // the result counts this solve's passes, as L-BFGS's does
-    double mu = lambda + preconditioner.shift();
+    double mu = preconditioner.mu(lambda);
     double[] w;
     double[] r;
     double[] ap = new double[m];

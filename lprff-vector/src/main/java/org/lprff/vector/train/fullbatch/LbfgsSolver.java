@@ -102,8 +102,7 @@ public final class LbfgsSolver {
     this.executor = b.executor;
     this.preconditioner = b.preconditioner;
     this.curvature = b.task.loss() instanceof SquaredLoss ? 1 : LOGISTIC_CURVATURE;
-    this.mu = b.preconditioner == null ? Double.NaN
-        : b.l2 / curvature + b.preconditioner.shift();
+    this.mu = b.preconditioner == null ? Double.NaN : b.preconditioner.mu(b.l2 / curvature);
   }
 
   /** A builder for a model of {@code task} on {@code features} features. */

@@ -26,8 +26,8 @@ import org.lprff.vector.stream.Partitions;
  *
  * <pre>  P = Zs^T Zs / s + mu I,   P^-1 r = (r - Zs^T (mu s I + Zs Zs^T)^-1 Zs r) / mu   (Woodbury),</pre>
  *
- * for {@code mu = lambda + shift}. P approximates A = Zc^T Zc / n + lambda I: the sample
- * resolves the top of A's spectrum, where plain CG spends its iterations. The shift stands in
+ * for {@code mu = lambda + shift} ({@link #mu}). P approximates A = Zc^T Zc / n + lambda I: the
+ * sample resolves the top of A's spectrum, where plain CG spends its iterations. The shift stands in
  * for what it does not resolve: the s sample rows span at most s of m directions, and in the
  * others A's spectrum still runs well above a small lambda (the kernel's tail, and with
  * quantized features the rounding's variance, a floor near step^2 / 6 per feature), where P
@@ -55,6 +55,9 @@ public final class SketchPreconditioner {
    * 1e-6 from zero: 168 to 54), smaller ones less, and larger ones cost iterations again.
    */
   static final double SHIFT_DIVISOR = 16;
+
+  /** l2 values below shift / SHARED_BELOW share one mu (see {@link #mu}). */
+  static final double SHARED_BELOW = 16;
 
   /** Sample rows per task of an application's products. */
   private static final int CHUNK = 256;
@@ -239,6 +242,16 @@ public final class SketchPreconditioner {
   /** The shift added to lambda. */
   public double shift() {
     return shift;
+  }
+
+  /**
+   * The mu of {@code lambda}: lambda + shift, every lambda below shift / {@value #SHARED_BELOW}
+   * taken as shift / {@value #SHARED_BELOW}. Those mu lie within 1/{@value #SHARED_BELOW} of each
+   * other, a preconditioner as good, and the l2 path's small values share one factorization (on
+   * diamonds 1e-6 and 1e-7 below a shift of 2.4e-5: one s^3 / 3 fewer).
+   */
+  double mu(double lambda) {
+    return Math.max(lambda, shift / SHARED_BELOW) + shift;
   }
 
   /** Zs Zs^T (s x s) of the centered sample by the Gram kernel, reading Zs^T's m rows in chunks. */

@@ -104,6 +104,39 @@ class SketchPreconditionerTest {
     assertArrayEquals(serial, parallel);
   }
 
+  /**
+   * Every l2 below shift / 16 gets one mu (so one factorization serves them, and the same
+   * preconditioner, bit for bit); above it mu is l2 + shift, and without a shift (FALKON's P) l2
+   * itself.
+   */
+  @Test
+  void smallL2ValuesShareOneMu() {
+    SplittableRandom random = new SplittableRandom(7);
+    float[] rows = decodedSample(random);
+    double[] center = center(rows, random);
+    SketchPreconditioner p = new SketchPreconditioner(rows.clone(), S, M, center, GRID,
+        SketchPreconditioner.SHIFT_DIVISOR, null);
+    double shift = p.shift();
+    double floor = shift / SketchPreconditioner.SHARED_BELOW;
+    assertEquals(floor + shift, p.mu(0));
+    assertEquals(p.mu(floor / 1000), p.mu(floor / 2));
+    assertEquals(3 * floor + shift, p.mu(3 * floor));
+    assertEquals(1e-2 + shift, p.mu(1e-2));
+    double[] r = new double[M];
+    for (int i = 0; i < M; i++) {
+      r[i] = random.nextGaussian();
+    }
+    double[] a = new double[M];
+    double[] b = new double[M];
+    p.apply(p.mu(floor / 1000), r, a);
+    p.apply(p.mu(floor / 2), r, b);
+    assertArrayEquals(a, b);
+    SketchPreconditioner falkon = new SketchPreconditioner(rows.clone(), S, M, center, GRID,
+        Double.POSITIVE_INFINITY, null);
+    assertEquals(0, falkon.shift());
+    assertEquals(1e-9, falkon.mu(1e-9));
+  }
+
   /** The sample knows its grid only while every row offered came from one grid. */
   @Test
   void theSampleKnowsItsGridOnlyForOneGridOfPackedRows() {
