@@ -296,7 +296,7 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     SklearnReference.Result sklearn = before == null
-        ? SklearnReference.Result.unavailable("no featurizer benchmark in this run")
+        ? SklearnReference.Result.notRun()
         : after == null ? before : SklearnReference.combine(before, after);
     Duration duration = Duration.ofNanos(System.nanoTime() - startNanos);
     long tableNanos = table == null ? 0 : Math.round(table.seconds() * 1e9);

@@ -92,6 +92,8 @@ public final class Report {
         ? "scikit-learn " + sk.versions().get("sklearn") + ", numpy " + sk.versions().get("numpy")
             + " (" + blas(sk) + "), timed right before and after the featurizer benchmarks"
             + (sk.message().isEmpty() ? "" : "; " + sk.message())
+        : sk.wasNotRun() ? "featurizer reference not run: " + sk.message()
+            + (timeToModel == null ? "" : " (section 5 names the scikit-learn it timed)")
         : "**not measured**: " + sk.message() + ". To compare: " + SklearnReference.HOW_TO_GET);
     md.append("\nEvery figure below is the median of the measurement iterations; the machine may be"
         + " shared, so compare ratios within this run rather than absolute numbers across runs.\n");
@@ -143,7 +145,10 @@ public final class Report {
     md.append("\n## 2. Featurizer beside scikit-learn\n\n![featurizer vs scikit-learn](")
         .append(Charts.SKLEARN_PNG).append(")\n\n");
     SklearnReference.Result sk = figures.sklearn();
-    if (!sk.available()) {
+    if (sk.wasNotRun()) {
+      md.append("scikit-learn's featurizer reference was not run: ").append(sk.message())
+          .append(".\n\n");
+    } else if (!sk.available()) {
       md.append("**scikit-learn was not measured**: ").append(sk.message())
           .append(". To compare, ").append(SklearnReference.HOW_TO_GET).append(".\n\n");
     } else {

@@ -41,7 +41,19 @@ public final class SklearnReference {
     public static Result unavailable(String message) {
       return new Result(false, message, List.of(), Map.of());
     }
+
+    /** Not attempted: the run had no featurizer benchmark to compare (not a missing Python). */
+    public static Result notRun() {
+      return unavailable(NOT_RUN);
+    }
+
+    /** Whether the reference was not attempted ({@link #notRun}). */
+    public boolean wasNotRun() {
+      return !available && NOT_RUN.equals(message);
+    }
   }
+
+  private static final String NOT_RUN = "no featurizer benchmark in this run";
 
   /**
    * numpy's sgemm: {@code flopsPerSecond} of an n x n float32 product on {@code threads} threads

@@ -178,6 +178,18 @@ class ReportTest {
     assertEquals(3, ((List<?>) ((Map<?, ?>) root.get("sklearn")).get("timings")).size());
   }
 
+  /** A run without featurizer benchmarks never tried scikit-learn: no advice to install it. */
+  @Test
+  void aReferenceNotRunIsNotCalledMissing(@TempDir Path dir) throws IOException {
+    Report.write(dir, MACHINE, run(), new Figures(canned(), SklearnReference.Result.notRun(), 2));
+    String md = Files.readString(dir.resolve(Report.REPORT_MD));
+    assertTrue(md.contains("featurizer reference not run: no featurizer benchmark in this run"),
+        md);
+    assertFalse(md.contains("**not measured**"), md);
+    assertFalse(md.contains("scikit-learn was not measured"), md);
+    assertFalse(md.contains("pip install"), md);
+  }
+
   @Test
   void missingPythonIsSaidInTheReport(@TempDir Path dir) throws IOException {
     SklearnReference.Result none = new SklearnReference(dir.resolve("no-such-python").toString())
