@@ -1,10 +1,13 @@
 package org.lprff.bench.report;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 
@@ -16,14 +19,43 @@ import org.openjdk.jmh.results.RunResult;
  * @param mode JMH's mode label ({@code avgt}, {@code thrpt})
  * @param params parameter name to value, sorted by name
  * @param threads JMH threads of the benchmark (1 here: parallel benchmarks use the common pool)
+ * @param forkMedians the median of each fork's measurement iterations, in fork order
  */
 public record Measurement(
     String benchmark, String mode, Map<String, String> params, int threads, Metric primary,
-    Map<String, Metric> secondary) {
+    Map<String, Metric> secondary, List<Double> forkMedians) {
+
+  /**
+   * Forks whose medians lie further apart than this, relative to the median of all iterations,
+   * are called out: one JVM's JIT took another path than another's (a kernel that C2 compiled
+   * differently), a bug to find, not noise to average.
+   */
+  public static final double FORK_SPREAD_LIMIT = 0.10;
 
   public Measurement {
     params = Collections.unmodifiableMap(new TreeMap<>(params));
     secondary = Collections.unmodifiableMap(new LinkedHashMap<>(secondary));
+    forkMedians = List.copyOf(forkMedians);
+  }
+
+  /** One fork, or forks not known: {@link #forkMedians} holds the primary median alone. */
+  public Measurement(String benchmark, String mode, Map<String, String> params, int threads,
+      Metric primary, Map<String, Metric> secondary) {
+    this(benchmark, mode, params, threads, primary, secondary, List.of(primary.median()));
+  }
+
+  /**
+   * (largest - smallest fork median) / the median of all iterations: 0 with one fork. Above
+   * {@link #FORK_SPREAD_LIMIT} the forks disagree.
+   */
+  public double forkSpread() {
+    double lo = Double.POSITIVE_INFINITY;
+    double hi = Double.NEGATIVE_INFINITY;
+    for (double v : forkMedians) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+    return forkMedians.size() < 2 ? 0 : (hi - lo) / primary.median();
   }
 
   /**
@@ -99,9 +131,14 @@ public record Measurement(
     }
     Map<String, Metric> secondary = new LinkedHashMap<>();
     run.getSecondaryResults().forEach((name, r) -> secondary.put(name, Metric.of(r)));
+    List<Double> forks = new ArrayList<>();
+    for (BenchmarkResult fork : run.getBenchmarkResults()) {
+      forks.add(fork.getPrimaryResult().getStatistics().getPercentile(50));
+    }
+    Metric primary = Metric.of(run.getPrimaryResult());
     return new Measurement(
-        shortName(p.getBenchmark()), p.getMode().shortLabel(), params, p.getThreads(),
-        Metric.of(run.getPrimaryResult()), secondary);
+        shortName(p.getBenchmark()), p.getMode().shortLabel(), params, p.getThreads(), primary,
+        secondary, forks.isEmpty() ? List.of(primary.median()) : forks);
   }
 
   /** {@code org.lprff.bench.X.y} to {@code X.y}. */

@@ -97,6 +97,15 @@ public final class Report {
         : "**not measured**: " + sk.message() + ". To compare: " + SklearnReference.HOW_TO_GET);
     md.append("\nEvery figure below is the median of the measurement iterations; the machine may be"
         + " shared, so compare ratios within this run rather than absolute numbers across runs.\n");
+    List<String> split = figures.measurements().stream()
+        .filter(m -> m.forkSpread() > Measurement.FORK_SPREAD_LIMIT)
+        .map(m -> m.label() + " (" + forks(m).replace("**", "") + ")").toList();
+    if (!split.isEmpty()) {
+      md.append("\n**Forks disagree** by more than ")
+          .append(Math.round(100 * Measurement.FORK_SPREAD_LIMIT))
+          .append("% (the JIT of one JVM made the kernel slower than another's; a bug to find, not"
+              + " noise): ").append(String.join("; ", split)).append('\n');
+    }
     if (!run.failures().isEmpty()) {
       md.append("\n**Failed benchmarks** (see jmh.log): ").append(String.join(", ", run.failures()))
           .append('\n');
@@ -242,8 +251,12 @@ public final class Report {
   }
 
   private static void allResults(StringBuilder md, Figures figures) {
-    md.append("\n## All results\n\n| benchmark | parameters | mode | score ± error | median | unit |"
-        + " secondary (median) |\n|---|---|---|---:|---:|---|---|\n");
+    md.append("\n## All results\n\nForks: the median of each JMH fork (a JVM of its own), and their"
+        + " spread relative to the median; **bold** above ")
+        .append(Math.round(100 * Measurement.FORK_SPREAD_LIMIT))
+        .append("%, where one JVM's JIT made the kernel slower than another's.\n\n"
+            + "| benchmark | parameters | mode | score ± error | median | unit | forks (spread) |"
+            + " secondary (median) |\n|---|---|---|---:|---:|---|---|---|\n");
     for (Measurement m : figures.measurements()) {
       StringBuilder params = new StringBuilder();
       m.params().forEach((k, v) -> params.append(params.isEmpty() ? "" : " ").append(k).append('=').append(v));
@@ -253,8 +266,23 @@ public final class Report {
       md.append("| ").append(m.benchmark()).append(" | ").append(params).append(" | ")
           .append(m.mode()).append(" | ").append(num(m.primary().score())).append(" ± ")
           .append(num(m.primary().error())).append(" | ").append(num(m.primary().median()))
-          .append(" | ").append(m.primary().unit()).append(" | ").append(secondary).append(" |\n");
+          .append(" | ").append(m.primary().unit()).append(" | ").append(forks(m)).append(" | ")
+          .append(secondary).append(" |\n");
     }
+  }
+
+  /** Each fork's median and the spread: "12.9, 13.1, 16.5 (**27%**)"; one fork: its median. */
+  static String forks(Measurement m) {
+    StringBuilder s = new StringBuilder();
+    for (double v : m.forkMedians()) {
+      s.append(s.isEmpty() ? "" : ", ").append(num(v));
+    }
+    if (m.forkMedians().size() > 1) {
+      String spread = String.format(Locale.ROOT, "%.0f%%", 100 * m.forkSpread());
+      s.append(" (").append(m.forkSpread() > Measurement.FORK_SPREAD_LIMIT
+          ? "**" + spread + "**" : spread).append(')');
+    }
+    return s.toString();
   }
 
   static Map<String, Object> json(MachineInfo machine, RunInfo run, Figures figures) {
@@ -300,6 +328,8 @@ public final class Report {
       e.put("threads", Figures.parallel(x) ? figures.threads() : 1);
       e.put("params", x.params());
       e.put("primary", metric(x.primary()));
+      e.put("forkMedians", x.forkMedians());
+      e.put("forkSpread", x.forkSpread());
       Map<String, Object> secondary = new LinkedHashMap<>();
       x.secondary().forEach((k, v) -> secondary.put(k, metric(v)));
       e.put("secondary", secondary);

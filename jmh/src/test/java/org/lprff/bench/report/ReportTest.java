@@ -178,6 +178,37 @@ class ReportTest {
     assertEquals(3, ((List<?>) ((Map<?, ?>) root.get("sklearn")).get("timings")).size());
   }
 
+  /**
+   * Each fork's median goes to the table and the JSON; forks further apart than 10% of the
+   * median are named in the header (one fork at 16.5 against two at 13: 27%), forks within it
+   * are not (13.0, 13.2, 13.1: 1.5%).
+   */
+  @Test
+  void forksThatDisagreeAreNamed(@TempDir Path dir) throws IOException {
+    List<Measurement> m = new ArrayList<>(canned());
+    Map<String, String> ff = Map.of("d", "90", "m", "8192", "rows", "1000", "bits", "4",
+        "projection", "fastfood");
+    m.add(new Measurement("FeaturizerBenchmark.fused", "avgt", ff, 1,
+        new Measurement.Metric(14.2, 1.8, "ms/op", 13.1, 15), Map.of(), List.of(16.5, 13.08, 12.92)));
+    Map<String, String> dense = new java.util.HashMap<>(ff);
+    dense.put("projection", "dense");
+    m.add(new Measurement("FeaturizerBenchmark.fused", "avgt", dense, 1,
+        new Measurement.Metric(13.1, 0.1, "ms/op", 13.1, 15), Map.of(), List.of(13.0, 13.2, 13.1)));
+    Report.write(dir, MACHINE, run(), new Figures(m, sklearn(), 2));
+    String md = Files.readString(dir.resolve(Report.REPORT_MD));
+    assertEquals(0.2733, m.get(m.size() - 2).forkSpread(), 1e-3);
+    assertTrue(md.contains("**Forks disagree**"), md);
+    assertTrue(md.contains("FeaturizerBenchmark.fused bits=4 d=90 m=8192 projection=fastfood"
+        + " rows=1000 (16.5, 13.1, 12.9 (27%))"), md);
+    assertFalse(md.contains("projection=dense rows=1000 (13"), md);
+    assertTrue(md.contains("| 16.5, 13.1, 12.9 (**27%**) |"), md);
+    assertTrue(md.contains("| 13.0, 13.2, 13.1 (2%) |"), md);
+    Map<?, ?> root = (Map<?, ?>) Json.parse(Files.readString(dir.resolve(Report.RESULTS_JSON)));
+    List<?> results = (List<?>) root.get("results");
+    Map<?, ?> last = (Map<?, ?>) results.get(results.size() - 2);
+    assertEquals(List.of(16.5, 13.08, 12.92), last.get("forkMedians"));
+  }
+
   /** A run without featurizer benchmarks never tried scikit-learn: no advice to install it. */
   @Test
   void aReferenceNotRunIsNotCalledMissing(@TempDir Path dir) throws IOException {
