@@ -4,9 +4,9 @@ package org.lprff.vector.simd.panama;
  * The counter generator's words around a column that moves upward, for one (seed, row, draw):
  * {@link VectorCounterRng#group}'s output for the groups that hold the column, evaluated again
  * when the column leaves them. The window starts wherever the walk starts, even mid-group, and
- * serves one mapping of {@code CounterRng}: whole 32-bit words ({@link #word}) or 16-bit halves
- * ({@link #half}), never both, and only upward. The rounding bodies use it; no vector goes in
- * or out.
+ * serves the whole-word mapping of {@code CounterRng} ({@link #word}), only upward: the b = 16
+ * rounding uses it (the b <= 8 loops take a block's half words from {@link
+ * VectorCounterRng#drawBlock16} instead). No vector goes in or out.
  */
 final class GeneratorWords {
 
@@ -35,19 +35,6 @@ final class GeneratorWords {
       base = column & -VectorCounterRng.GROUP;
       limit = base + VectorCounterRng.WORDS;
       VectorCounterRng.group(ks, rowLo, rowHi, column >>> 5, draw, words, 0);
-    }
-    return column - base;
-  }
-
-  /**
-   * Column's position among the half words of {@link #words} (half-word mapping: 64 columns a
-   * group), for {@link VectorCounterRng#halfWordIndex} and {@link VectorCounterRng#halfShift}.
-   */
-  int half(int column) {
-    if (column >= limit) {
-      base = column & -VectorCounterRng.HALF_GROUP;
-      limit = base + VectorCounterRng.GROUPS * VectorCounterRng.HALF_GROUP;
-      VectorCounterRng.group(ks, rowLo, rowHi, column >>> 6, draw, words, 0);
     }
     return column - base;
   }

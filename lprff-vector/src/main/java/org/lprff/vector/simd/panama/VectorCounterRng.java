@@ -267,13 +267,33 @@ public final class VectorCounterRng implements CounterRngBody {
   }
 
   /** Where the word of half-word position p is in a {@link #group}'s output. */
-  static int halfWordIndex(int p) {
+  private static int halfWordIndex(int p) {
     return ((p >>> 6) << 5) + (p & (GROUP - 1));
   }
 
   /** The shift that brings half-word position p's 16 bits down: 0 or 16. */
-  static int halfShift(int p) {
+  private static int halfShift(int p) {
     return ((p >>> 5) & 1) << 4;
+  }
+
+  /** Per-thread room for a block's 16-bit draws (grown to the largest block seen). */
+  private static final ThreadLocal<int[]> DRAWS = ThreadLocal.withInitial(() -> new int[512]);
+
+  /**
+   * {@link #fillBits16} of a block into this thread's scratch array, returned: the rounding loops
+   * draw a block first and then load its draws, so that no call sits inside them (with the
+   * generator's pieces called from inside the loop, C2 kept the loop's vectors in memory around
+   * each call, and the draws cost twice the generator's own rate). The array is overwritten by
+   * the thread's next call.
+   */
+  int[] drawBlock16(long seed, long row, int firstColumn, int draw, int count) {
+    int[] draws = DRAWS.get();
+    if (draws.length < count) {
+      draws = new int[count];
+      DRAWS.set(draws);
+    }
+    fillBits16(seed, row, firstColumn, draw, draws, 0, count);
+    return draws;
   }
 
   @Override

@@ -47,6 +47,7 @@ public final class VectorRounding implements RoundingBody {
   private static final IntVector SHIFT_4 = IntVector.zero(INTS).addIndex(4);
 
   private static final ScalarRounding SCALAR = new ScalarRounding();
+  private static final VectorCounterRng RNG = new VectorCounterRng();
 
   // ---- codes of 8 features
 
@@ -119,22 +120,23 @@ public final class VectorRounding implements RoundingBody {
       float[] values, int off, int count, int bits, float lo, float step,
       long seed, long row, int firstColumn, int draw, MemorySegment out, long byteOffset) {
     assert firstColumn % LANES == 0;
-    GeneratorWords random = new GeneratorWords(seed, row, draw);
     int wordEnd = firstColumn + (count & -LANES); // columns covered by whole 8-column words
     int c = firstColumn;
     long o = byteOffset; // 8 columns take exactly `bits` bytes
     if (bits == 16) {
+      GeneratorWords random = new GeneratorWords(seed, row, draw);
       int[] codes = new int[LANES]; // see store16
       for (; c < wordEnd; c += LANES, o += bits) {
         int w = random.word(c); // 32-bit words: one Threefry evaluation gives 32 columns a group
         store16(values, off + c - firstColumn, lo, step,
             uniformDouble(random.words, w), uniformDouble(random.words, w + 4), codes, out, o);
       }
-    } else {
+    } else if (wordEnd > firstColumn) {
+      // The block's 16-bit draws first, then a loop with no call in it (see drawBlock16).
+      int[] draws = RNG.drawBlock16(seed, row, firstColumn, draw, wordEnd - firstColumn);
       for (; c < wordEnd; c += LANES, o += bits) {
-        // Half-word mapping: one Threefry evaluation gives 64 columns a group.
         FloatVector u = VectorCounterRng.toUniform16(
-            VectorCounterRng.halfWords(random.words, 0, random.half(c)));
+            IntVector.fromArray(INTS, draws, c - firstColumn));
         store(floatCodes(scaled(values, off + c - firstColumn, lo, step), u, bits), bits, out, o);
       }
     }
