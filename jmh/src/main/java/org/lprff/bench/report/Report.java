@@ -99,7 +99,7 @@ public final class Report {
         + " shared, so compare ratios within this run rather than absolute numbers across runs.\n");
     List<String> split = figures.measurements().stream()
         .filter(m -> m.forkSpread() > Measurement.FORK_SPREAD_LIMIT)
-        .map(m -> m.label() + " (" + forks(m).replace("**", "") + ")").toList();
+        .map(m -> m.label() + " (" + forks(m, false) + ")").toList();
     if (!split.isEmpty()) {
       md.append("\n**Forks disagree** by more than ")
           .append(Math.round(100 * Measurement.FORK_SPREAD_LIMIT))
@@ -266,21 +266,24 @@ public final class Report {
       md.append("| ").append(m.benchmark()).append(" | ").append(params).append(" | ")
           .append(m.mode()).append(" | ").append(num(m.primary().score())).append(" ± ")
           .append(num(m.primary().error())).append(" | ").append(num(m.primary().median()))
-          .append(" | ").append(m.primary().unit()).append(" | ").append(forks(m)).append(" | ")
-          .append(secondary).append(" |\n");
+          .append(" | ").append(m.primary().unit()).append(" | ").append(forks(m, true))
+          .append(" | ").append(secondary).append(" |\n");
     }
   }
 
-  /** Each fork's median and the spread: "12.9, 13.1, 16.5 (**27%**)"; one fork: its median. */
-  static String forks(Measurement m) {
+  /**
+   * Each fork's median and the spread: "12.9, 13.1, 16.5 (27%)", a spread above the limit in bold
+   * when {@code markDisagreement}; one fork: its median.
+   */
+  static String forks(Measurement m, boolean markDisagreement) {
     StringBuilder s = new StringBuilder();
     for (double v : m.forkMedians()) {
       s.append(s.isEmpty() ? "" : ", ").append(num(v));
     }
     if (m.forkMedians().size() > 1) {
       String spread = String.format(Locale.ROOT, "%.0f%%", 100 * m.forkSpread());
-      s.append(" (").append(m.forkSpread() > Measurement.FORK_SPREAD_LIMIT
-          ? "**" + spread + "**" : spread).append(')');
+      boolean bold = markDisagreement && m.forkSpread() > Measurement.FORK_SPREAD_LIMIT;
+      s.append(" (").append(bold ? "**" + spread + "**" : spread).append(')');
     }
     return s.toString();
   }
