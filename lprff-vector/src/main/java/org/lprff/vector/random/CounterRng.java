@@ -72,10 +72,37 @@ import org.lprff.vector.simd.spi.Threefry;
  * 1/2): the half offset makes the 16-bit quantization symmetric, so for every f in [0, 1],
  * |P(u >= 1 - f) - f| <= 2^-17. Rounding t to floor(t + u) then goes up with probability
  * frac(t) up to 2^-17 in exact arithmetic (see ScalarRounding for the float addition).
+ *
+ * <h2>Byte draws</h2>
+ *
+ * For callers that need 8 random bits per column ({@link #bits8}, {@link #fillBits8}: the
+ * featurizer's stochastic rounding at b <= 8 since {@code lprff.rng} = {@value #BYTES}), a third
+ * mapping takes four columns from each output word:
+ *
+ * <ul>
+ *   <li>block = {@code ((column >>> 7) << 3) | (column & 7)}, same key and counter layout;
+ *   <li>word {@code w = (column >>> 3) & 3} of that block, and of that word byte {@code k =
+ *       (column >>> 5) & 3} (bits 8k .. 8k + 7).
+ * </ul>
+ *
+ * Columns 128q..128q+127 use the blocks 8q..8q+7, byte k of word w covering 128q+32k+8w ..
+ * 128q+32k+8w+7: one group of blocks yields 128 consecutive columns, at a quarter of the Threefry
+ * work per column of {@link #bits}. The map is injective like the others. A rounding draw d of 8
+ * bits stands for u = (d + 1/2) 2^-8 (mean exactly 1/2, and |P(u >= 1 - f) - f| <= 2^-9 for every
+ * f in [0, 1]): rounding goes up with probability frac(t) up to 2^-9 of a step, a bias below what
+ * the quantizer's property tests can see (QuantizerProperties: 0.0062 of a step).
  */
 public final class CounterRng {
 
   private static final CounterRngBody BODY = VectorizationProvider.get().counterRng();
+
+  /**
+   * The {@code lprff.rng} of stochastic rounding at b <= 8 with byte draws (the default), and with
+   * half-word draws (files without the key: {@value #HALF_WORDS}).
+   */
+  public static final String BYTES = "threefry4x32-13:8";
+
+  public static final String HALF_WORDS = "threefry4x32-13:16";
 
   private CounterRng() {}
 
@@ -103,6 +130,26 @@ public final class CounterRng {
   public static int bits16(long seed, long row, int column, int draw) {
     checkColumn(column);
     return Threefry.bits16(seed, row, column, draw);
+  }
+
+  /**
+   * 8 random bits, in [0, 255], for (seed, row, column, draw) by the byte mapping (see the class
+   * documentation); column must be >= 0.
+   */
+  public static int bits8(long seed, long row, int column, int draw) {
+    checkColumn(column);
+    return Threefry.bits8(seed, row, column, draw);
+  }
+
+  /** out[off + i] = bits8(seed, row, firstColumn + i, draw) for i in [0, count). */
+  public static void fillBits8(
+      long seed, long row, int firstColumn, int draw, int[] out, int off, int count) {
+    checkRange(firstColumn, count);
+    if (out == null) {
+      throw new IllegalArgumentException("out is null");
+    }
+    checkBounds(out.length, off, count);
+    BODY.fillBits8(seed, row, firstColumn, draw, out, off, count);
   }
 
   /** A uniform float in (0, 1) on the grid (k + 1/2) * 2^-16: {@code (bits16 + 0.5f) * 0x1p-16f}. */

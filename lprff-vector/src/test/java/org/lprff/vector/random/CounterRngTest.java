@@ -105,6 +105,41 @@ class CounterRngTest extends ProviderTestBase {
   }
 
   @Test
+  void bits8FollowTheDocumentedByteMapping() {
+    SplittableRandom random = new SplittableRandom(4);
+    int[] out = new int[4];
+    for (int i = 0; i < 2000; i++) {
+      long seed = random.nextLong();
+      long row = random.nextLong();
+      int column = i < 8 ? Integer.MAX_VALUE - i : random.nextInt(Integer.MAX_VALUE);
+      int draw = random.nextInt();
+      int block = ((column >>> 7) << 3) | (column & 7);
+      Threefry.threefry4x32(
+          13, (int) seed, (int) (seed >>> 32), 0, 0, block, (int) row, (int) (row >>> 32), draw,
+          out);
+      int word = out[(column >>> 3) & 3];
+      int expected = (word >>> (8 * ((column >>> 5) & 3))) & 0xFF;
+      assertEquals(expected, CounterRng.bits8(seed, row, column, draw), "column " + column);
+    }
+    // The rounding's fixed point: (d + 1/2) 2^-8 in units of 2^-16.
+    assertEquals(0x80, Threefry.fixedPoint8(0));
+    assertEquals(0xFF80, Threefry.fixedPoint8(255));
+  }
+
+  @Test
+  void theByteMappingUsesEachByteOfItsBlocksOnce() {
+    // Columns 0 .. 2^14: (block, word, byte) all distinct, and every byte of blocks 0 .. 1023.
+    java.util.Set<Long> seen = new java.util.HashSet<>();
+    int columns = 1 << 14;
+    for (int column = 0; column < columns; column++) {
+      long slot = ((long) Threefry.block8(column) << 4) | (Threefry.word(column) << 2)
+          | Threefry.byteOf(column);
+      assertTrue(seen.add(slot), "column " + column + " reuses slot " + slot);
+      assertTrue(Threefry.block8(column) < columns / 16, "column " + column);
+    }
+  }
+
+  @Test
   void uniformStaysBelowOne() {
     // The largest possible bits give the largest value; it must still be < 1.
     assertTrue(CounterRng.toUniform(-1) < 1.0f);
@@ -159,6 +194,20 @@ class CounterRngTest extends ProviderTestBase {
               ? Threefry.bits16(seed, row, firstColumn + i - off, draw)
               : 0x7777_7777;
           assertEquals(want, halvesScalar[i]);
+        }
+        int[] bytesScalar = new int[count + 10];
+        int[] bytesVector = new int[count + 10];
+        Arrays.fill(bytesScalar, 0x7777_7777);
+        Arrays.fill(bytesVector, 0x7777_7777);
+        scalar.fillBits8(seed, row, firstColumn, draw, bytesScalar, off, count);
+        vector.fillBits8(seed, row, firstColumn, draw, bytesVector, off, count);
+        assertArrayEquals(
+            bytesScalar, bytesVector, "bits8 firstColumn " + firstColumn + " count " + count);
+        for (int i = 0; i < bytesScalar.length; i++) {
+          int want = i >= off && i < off + count
+              ? Threefry.bits8(seed, row, firstColumn + i - off, draw)
+              : 0x7777_7777;
+          assertEquals(want, bytesScalar[i]);
         }
         float[] uniformScalar = new float[count + 10];
         float[] uniformVector = new float[count + 10];
@@ -418,6 +467,84 @@ class CounterRngTest extends ProviderTestBase {
     };
     stat = halfWordStatistics(stuckBit);
     assertTrue(stat[1] > critical[1], Arrays.toString(stat));
+  }
+
+  private static final HalfWordRow BYTES =
+      (row, out) -> CounterRng.fillBits8(SEED, row, 0, 0, out, 0, out.length);
+
+  /**
+   * Seven chi-squared statistics of the byte draws over 256 rows x 4096 columns = 2^20 draws,
+   * 2^18 of each byte position k = (column >>> 5) & 3. Uniformity: 256 bins of each position (df
+   * 255, 1024 expected per bin). Independence of neighbouring bytes of one word (columns c and c +
+   * 32, positions k and k + 1): 16x16 tables of their top 4 bits (df 225, 2^18 pairs each).
+   */
+  private static double[] byteStatistics(HalfWordRow generator) {
+    long[][] uniform = new long[4][256];
+    long[][][] pairs = new long[3][16][16];
+    int[] d = new int[4096];
+    for (int row = 0; row < 256; row++) {
+      generator.fill(row, d);
+      for (int c = 0; c < d.length; c++) {
+        int k = (c >>> 5) & 3;
+        uniform[k][d[c]]++;
+        if (k < 3) {
+          pairs[k][d[c] >>> 4][d[c + 32] >>> 4]++;
+        }
+      }
+    }
+    double[] stat = new double[7];
+    for (int k = 0; k < 4; k++) {
+      stat[k] = ChiSquare.uniformStatistic(uniform[k]);
+    }
+    for (int k = 0; k < 3; k++) {
+      stat[4 + k] = ChiSquare.independenceStatistic(pairs[k]);
+    }
+    return stat;
+  }
+
+  /** Thresholds at 1e-7 each: the test fails falsely with p <= 7e-7. */
+  private static double[] byteThresholds() {
+    double uniform = ChiSquare.criticalValue(255, ChiSquare.Z_1E_7);
+    double independence = ChiSquare.criticalValue(225, ChiSquare.Z_1E_7);
+    return new double[] {uniform, uniform, uniform, uniform, independence, independence,
+        independence};
+  }
+
+  @Test
+  void byteDrawsAreUniformAndNeighbouringBytesOfAWordIndependent() {
+    double[] stat = byteStatistics(BYTES);
+    double[] critical = byteThresholds();
+    for (int k = 0; k < stat.length; k++) {
+      assertTrue(stat[k] < critical[k], "statistic " + k + ": chi2 " + stat[k] + " >= "
+          + critical[k] + " " + Arrays.toString(stat));
+    }
+  }
+
+  @Test
+  void byteStatisticsRejectBrokenVariants() {
+    double[] critical = byteThresholds();
+    // Byte 1 a copy of byte 0 (the word's second byte reused): dependent neighbours.
+    HalfWordRow copied = (row, out) -> {
+      BYTES.fill(row, out);
+      for (int c = 0; c < out.length; c++) {
+        if (((c >>> 5) & 3) == 1) {
+          out[c] = out[c - 32];
+        }
+      }
+    };
+    double[] stat = byteStatistics(copied);
+    assertTrue(stat[4] > critical[4], Arrays.toString(stat));
+    // A stuck lowest bit in byte 2: its histogram is not uniform.
+    HalfWordRow stuck = (row, out) -> {
+      BYTES.fill(row, out);
+      for (int c = 0; c < out.length; c++) {
+        if (((c >>> 5) & 3) == 2) {
+          out[c] |= 1;
+        }
+      }
+    };
+    stat = byteStatistics(stuck);
+    assertTrue(stat[2] > critical[2], Arrays.toString(stat));
   }
 
   /**

@@ -57,6 +57,9 @@ public final class VectorCounterRng implements CounterRngBody {
   /** Columns per group under the half-word mapping: 8 blocks x 4 words x 2 halves. */
   static final int HALF_GROUP = 64;
 
+  /** Columns per group under the byte mapping: 8 blocks x 4 words x 4 bytes. */
+  static final int BYTE_GROUP = 128;
+
   /** Words one evaluation writes: GROUPS x 32. */
   static final int WORDS = GROUPS * GROUP;
 
@@ -295,6 +298,70 @@ public final class VectorCounterRng implements CounterRngBody {
     fillBits16(seed, row, firstColumn, draw, draws, 0, count);
     return draws;
   }
+
+  /**
+   * The block's 8-bit draws as the rounding's fixed-point draws ({@code Threefry.fixedPoint8}: d
+   * 2^8 + 2^7) into this thread's scratch array, returned, as {@link #drawBlock16} does for the
+   * 16-bit ones.
+   */
+  int[] drawBlock8(long seed, long row, int firstColumn, int draw, int count) {
+    int[] draws = DRAWS.get();
+    if (draws.length < count) {
+      draws = new int[count];
+      DRAWS.set(draws);
+    }
+    fillBytes(seed, row, firstColumn, draw, draws, 0, count, true);
+    return draws;
+  }
+
+  @Override
+  public void fillBits8(
+      long seed, long row, int firstColumn, int draw, int[] out, int off, int count) {
+    fillBytes(seed, row, firstColumn, draw, out, off, count, false);
+  }
+
+  /** {@link #fillBits8}'s draws d, or (fixedPoint) d 2^8 + 2^7. */
+  private static void fillBytes(long seed, long row, int firstColumn, int draw, int[] out,
+      int off, int count, boolean fixedPoint) {
+    assert count >= 0 && firstColumn >= 0 && firstColumn + (long) count <= Integer.MAX_VALUE;
+    int end = firstColumn + count;
+    int head = (int) Math.min(end, ((long) firstColumn + BYTE_GROUP - 1) & -BYTE_GROUP);
+    int span = GROUPS * BYTE_GROUP;
+    int tail = Math.max(head, head + (end - head) / span * span);
+    scalarBytes(seed, row, firstColumn, draw, out, off, head - firstColumn, fixedPoint);
+    int[] ks = keySchedule(seed);
+    int rowLo = (int) row;
+    int rowHi = (int) (row >>> 32);
+    int[] words = new int[WORDS];
+    int low = fixedPoint ? 8 : 0;
+    int or = fixedPoint ? 0x80 : 0;
+    for (int c = head; c < tail; c += span) {
+      group(ks, rowLo, rowHi, c >>> 7, draw, words, 0);
+      int o = off + c - firstColumn;
+      for (int p = 0; p < span; p += 8) {
+        // Position p: group p / 128, byte (p / 32) mod 4 of the words at index p mod 32.
+        IntVector.fromArray(INTS, words, ((p >>> 7) << 5) + (p & (GROUP - 1)))
+            .lanewise(VectorOperators.LSHR, (p >>> 2) & 24)
+            .and(0xFF)
+            .lanewise(VectorOperators.LSHL, low)
+            .or(or)
+            .intoArray(out, o + p);
+      }
+    }
+    scalarBytes(seed, row, tail, draw, out, off + tail - firstColumn, end - tail, fixedPoint);
+  }
+
+  private static void scalarBytes(long seed, long row, int firstColumn, int draw, int[] out,
+      int off, int count, boolean fixedPoint) {
+    SCALAR.fillBits8(seed, row, firstColumn, draw, out, off, count);
+    if (fixedPoint) {
+      for (int i = off; i < off + count; i++) {
+        out[i] = Threefry.fixedPoint8(out[i]);
+      }
+    }
+  }
+
+  private static final ScalarCounterRng SCALAR = new ScalarCounterRng();
 
   @Override
   public void fillBits16(

@@ -27,10 +27,17 @@ public final class ScalarCounterRng implements CounterRngBody {
     fill(seed, row, firstColumn, draw, out, off, count, 8);
   }
 
+  @Override
+  public void fillBits8(
+      long seed, long row, int firstColumn, int draw, int[] out, int off, int count) {
+    fill(seed, row, firstColumn, draw, out, off, count, 16);
+  }
+
   /**
-   * The column layout both fills share: a group of 8 * slots columns takes 8 lanes of one block
+   * The column layout the fills share: a group of 8 * slots columns takes 8 lanes of one block
    * each, and column {@code groupStart + 8 slot + lane} gets slot {@code slot} of lane {@code
-   * lane}'s block: its word (4 slots, 32 bits) or its half word (8 slots: slot = 4 half + word).
+   * lane}'s block: its word (4 slots, 32 bits), its half word (8 slots: slot = 4 half + word) or
+   * its byte (16 slots: slot = 4 byte + word).
    */
   private static void fill(
       long seed, long row, int firstColumn, int draw, int[] out, int off, int count, int slots) {
@@ -53,8 +60,11 @@ public final class ScalarCounterRng implements CounterRngBody {
               block(ks, row, (group << 3) | lane, draw, words);
               computed = true;
             }
-            out[off + column - firstColumn] =
-                slots == 4 ? words[slot] : halfOf(words[slot & 3], slot >>> 2);
+            out[off + column - firstColumn] = switch (slots) {
+              case 4 -> words[slot];
+              case 8 -> halfOf(words[slot & 3], slot >>> 2);
+              default -> (words[slot & 3] >>> ((slot >>> 2) << 3)) & 0xFF;
+            };
           }
         }
       }

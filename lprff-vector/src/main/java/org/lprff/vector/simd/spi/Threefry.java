@@ -95,6 +95,16 @@ public final class Threefry {
     return (column >>> 5) & 1;
   }
 
+  /** Threefry block index of a column under the byte mapping. */
+  public static int block8(int column) {
+    return ((column >>> 7) << 3) | (column & 7);
+  }
+
+  /** Which byte of its word a column takes under the byte mapping: 0 (low) to 3. */
+  public static int byteOf(int column) {
+    return (column >>> 5) & 3;
+  }
+
   /** The low (half 0) or high (half 1) 16 bits of a word, in [0, 65535]. */
   public static int halfOf(int word, int half) {
     return (word >>> (half << 4)) & 0xFFFF;
@@ -114,6 +124,20 @@ public final class Threefry {
     int[] words = new int[4];
     block(keySchedule(seed), row, block16(column), draw, words);
     return halfOf(words[word(column)], half(column));
+  }
+
+  public static int bits8(long seed, long row, int column, int draw) {
+    int[] words = new int[4];
+    block(keySchedule(seed), row, block8(column), draw, words);
+    return (words[word(column)] >>> (byteOf(column) << 3)) & 0xFF;
+  }
+
+  /**
+   * An 8-bit draw d as the rounding's 16-bit fixed-point draw: {@code (d << 8) | 0x80}, that is
+   * (d + 1/2) 2^-8 in units of 2^-16 (see {@code CosineCodes}).
+   */
+  public static int fixedPoint8(int d) {
+    return (d << 8) | 0x80;
   }
 
   /** A uniform float in [0, 1) on the grid k 2^-24: {@code (bits >>> 8) * 0x1p-24f}. */
