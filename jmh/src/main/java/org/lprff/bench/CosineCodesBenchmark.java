@@ -10,6 +10,7 @@ import org.lprff.vector.simd.panama.VectorCosineCodes;
 import org.lprff.vector.simd.panama.VectorRounding;
 import org.lprff.vector.simd.scalar.ScalarCosineCodes;
 import org.lprff.vector.simd.spi.CosineBody;
+import org.lprff.vector.simd.spi.CosineCodes;
 import org.lprff.vector.simd.spi.CosineCodesBody;
 import org.lprff.vector.simd.spi.RoundingBody;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -97,21 +98,29 @@ public class CosineCodesBenchmark {
     return out;
   }
 
+  /** Stochastic rounding with byte draws (lprff.rng threefry4x32-13:8, the default). */
   @Benchmark
   public MemorySegment fusedStochastic() {
-    fused.quantize(t, 0, a, 0, M, bits, true, 7, row++, 1024, 0, out, 0);
+    fused.quantize(t, 0, a, 0, M, bits, CosineCodes.BYTE_DRAWS, 7, row++, 1024, 0, out, 0);
+    return out;
+  }
+
+  /** The same with 16-bit draws (files from before lprff.rng): twice the Threefry blocks. */
+  @Benchmark
+  public MemorySegment fusedHalfWordDraws() {
+    fused.quantize(t, 0, a, 0, M, bits, CosineCodes.HALF_WORD_DRAWS, 7, row++, 1024, 0, out, 0);
     return out;
   }
 
   @Benchmark
   public MemorySegment fusedNearest() {
-    fused.quantize(t, 0, a, 0, M, bits, false, 7, row++, 1024, 0, out, 0);
+    fused.quantize(t, 0, a, 0, M, bits, CosineCodes.NO_DRAWS, 7, row++, 1024, 0, out, 0);
     return out;
   }
 
   @Benchmark
   public MemorySegment fusedScalar() {
-    scalar.quantize(t, 0, a, 0, M, bits, true, 7, row++, 1024, 0, out, 0);
+    scalar.quantize(t, 0, a, 0, M, bits, CosineCodes.BYTE_DRAWS, 7, row++, 1024, 0, out, 0);
     return out;
   }
 }

@@ -7,6 +7,7 @@ import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.codec.SharedThresholdQuantizer;
 import org.lprff.vector.simd.panama.VectorCosineCodes;
 import org.lprff.vector.simd.scalar.ScalarCosineCodes;
+import org.lprff.vector.simd.spi.CosineCodes;
 import org.lprff.vector.simd.spi.CosineCodesBody;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -92,10 +93,10 @@ public class CosineQuantizersBenchmark {
   private void code(CosineCodesBody body) {
     int intervals = (1 << bits) - 1;
     switch (q) {
-      case Quantizer.Stochastic s -> body.quantize(t, 0, a, 0, M, bits, true, 7, row++, 1024, 0,
-          out, 0);
-      case Quantizer.Nearest n -> body.quantize(t, 0, a, 0, M, bits, false, 7, row++, 1024, 0,
-          out, 0);
+      case Quantizer.Stochastic s -> body.quantize(t, 0, a, 0, M, bits, s.drawBits(), 7, row++,
+          1024, 0, out, 0);
+      case Quantizer.Nearest n -> body.quantize(t, 0, a, 0, M, bits, CosineCodes.NO_DRAWS, 7,
+          row++, 1024, 0, out, 0);
       case Quantizer.SharedThreshold s -> body.quantizeShared(t, 0, a, 0, M, bits, draws,
           1024 * intervals, out, 0);
       case Quantizer.LloydMax l -> body.quantizeThresholds(t, 0, a, 0, M, bits, thresholds, out,

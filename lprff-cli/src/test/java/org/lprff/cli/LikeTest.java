@@ -17,8 +17,10 @@ import org.lprff.arrow.LabelType;
 import org.lprff.arrow.input.Standardization;
 import org.lprff.vector.codec.PackedFeatures;
 import org.lprff.vector.codec.QuantizationScale;
+import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.random.CounterRng;
 
 /** --like FILE: heldout data featurized exactly like the training data, or a clear refusal. */
 class LikeTest {
@@ -53,6 +55,51 @@ class LikeTest {
     assertArrayEquals(a.labels(), b.labels());
     if (ipc.equals("file")) {
       assertArrayEquals(Files.readAllBytes(train), Files.readAllBytes(heldout));
+    }
+  }
+
+  /**
+   * A file from before {@code lprff.rng} (resources {@code before-rng/}: rows.csv featurized by
+   * lprff at commit 2be5314 with {@code --label-column last --standardize --kernel gaussian --sigma
+   * 1.5 --features 64 --bits 4 --projection dense --seed 3}) drew 16 bits per feature: --like
+   * reproduces its bytes and says so in {@code lprff.rng}, while a new featurization of the same
+   * rows draws bytes and differs.
+   */
+  @Test
+  void aFileFromBeforeTheRngKeyKeepsItsDrawsUnderLike() throws IOException {
+    Path csv = resource("rows.csv");
+    Path old = resource("half-word-draws.arrow");
+    Path again = dir.resolve("again.arrow");
+    Cli.ok("featurize", "--input", csv.toString(), "--like", old.toString(), "--output",
+        again.toString(), "-q");
+    FeatureRows before = FeatureRows.read(old);
+    FeatureRows after = FeatureRows.read(again);
+    // The old file does not name its generator; read, it means half words, and so does the copy.
+    assertFalse(new String(Files.readAllBytes(old), java.nio.charset.StandardCharsets.ISO_8859_1)
+        .contains(Quantizer.KEY_RNG));
+    assertEquals(Quantizer.STOCHASTIC_HALF_WORDS, before.schema().spec().quantizer());
+    assertEquals(CounterRng.HALF_WORDS, after.schema().metadata().get(Quantizer.KEY_RNG));
+    assertArrayEquals(before.concatenated(), after.concatenated());
+    assertEquals(before.schema().metadata(), after.schema().metadata());
+
+    Path fresh = dir.resolve("fresh.arrow");
+    Cli.ok("featurize", "--input", csv.toString(), "--label-column", "last", "--standardize",
+        "--kernel", "gaussian", "--sigma", "1.5", "--features", "64", "--bits", "4",
+        "--projection", "dense", "--seed", "3", "--output", fresh.toString(), "-q");
+    FeatureRows now = FeatureRows.read(fresh);
+    assertEquals(CounterRng.BYTES, now.schema().metadata().get(Quantizer.KEY_RNG));
+    assertFalse(java.util.Arrays.equals(before.concatenated(), now.concatenated()),
+        "byte draws and half-word draws gave the same codes on 12 x 64 features");
+  }
+
+  private Path resource(String name) throws IOException {
+    try (var in = LikeTest.class.getResourceAsStream("before-rng/" + name)) {
+      if (in == null) {
+        throw new IOException("test resource before-rng/" + name + " is missing");
+      }
+      Path copy = dir.resolve(name);
+      Files.copy(in, copy);
+      return copy;
     }
   }
 

@@ -173,9 +173,10 @@ class DistributedTrainingTest extends SparkTestBase {
     // L-BFGS stops at a relative change of the objective, reached from sums added in another
     // order: the same optimum to that tolerance, weights apart along its flat directions.
     // Measured 0.0019 on an AVX-512 Xeon, 0.0225-0.0226 on an AVX2 AMD EPYC (before any change
-    // of this test's code); bound 0.05. The heldout log-loss, which the objective tracks, agrees
-    // far closer: bound 1e-3 relative.
-    assertTrue(apart <= 0.05, "logits " + apart + " apart");
+    // of this test's code), 0.061 there with the byte draws of lprff.rng (other features, other
+    // flat directions); bound 0.1. The heldout log-loss, which the objective tracks, agrees far
+    // closer: bound 1e-3 relative.
+    assertTrue(apart <= 0.1, "logits " + apart + " apart");
     double localLoss = Evaluation.of(local.model(), Task.BINARY, heldoutRows, 1000).meanLoss();
     double sparkLoss = Evaluation.of(model.weights(), Task.BINARY, heldoutRows, 1000).meanLoss();
     assertEquals(localLoss, sparkLoss, 1e-3 * localLoss, "heldout log-loss");

@@ -340,8 +340,8 @@ class ReproducibilityProperties {
                   if (fused) {
                     CosineCodesBody q =
                         body == 0 ? new ScalarCosineCodes() : new VectorCosineCodes();
-                    q.quantize(t[body], 0, phases, 0, m, bits, true, seed, r, 0, 0,
-                        MemorySegment.ofArray(out[body]), 0);
+                    q.quantize(t[body], 0, phases, 0, m, bits, Quantizer.STOCHASTIC.drawBits(),
+                        seed, r, 0, 0, MemorySegment.ofArray(out[body]), 0);
                   } else {
                     RoundingBody q = body == 0 ? new ScalarRounding() : new VectorRounding();
                     q.quantizeStochastic(z[body], 0, m, bits, scale.lo(), scale.step(), seed, r,
@@ -364,7 +364,8 @@ class ReproducibilityProperties {
                 // Same inputs, either rounding body: same bytes.
                 byte[] again = new byte[rb];
                 if (fused) {
-                  new ScalarCosineCodes().quantize(t[1], 0, phases, 0, m, bits, true, seed, r, 0,
+                  new ScalarCosineCodes().quantize(t[1], 0, phases, 0, m, bits,
+                      Quantizer.STOCHASTIC.drawBits(), seed, r, 0,
                       0, MemorySegment.ofArray(again), 0);
                 } else {
                   new ScalarRounding().quantizeStochastic(z[1], 0, m, bits, scale.lo(),

@@ -92,7 +92,8 @@ public final class Suite {
       // The featurizer's last step per output kind (float32, separate rounding, fused), one
       // row's block of 512 features: the price of b bits against float32, and of the draws.
       new Entry(Part.KERNELS,
-          "CosineCodesBenchmark\\.(float32|separate|fusedStochastic|fusedNearest)", "bits=4",
+          "CosineCodesBenchmark\\.(float32|separate|fusedStochastic|fusedHalfWordDraws"
+              + "|fusedNearest)", "bits=4",
           "bits=1,4,8"),
       new Entry(Part.KERNELS, "CosineCodesBenchmark\\.fusedScalar", null, "bits=4"),
       // The same step per quantizer, stochastic rounding the reference (full run only).

@@ -2,6 +2,8 @@ package org.lprff.vector.codec;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.lprff.vector.random.CounterRng;
+import org.lprff.vector.simd.spi.CosineCodes;
 
 /**
  * How a featurizer turns a feature s cos(w.x + a), s = sqrt(2/m), into a b-bit code, and how a
@@ -31,7 +33,14 @@ public sealed interface Quantizer
     permits Quantizer.Stochastic, Quantizer.Nearest, Quantizer.SharedThreshold,
         Quantizer.LloydMax, Quantizer.SigmaDelta {
 
-  Quantizer STOCHASTIC = new Stochastic();
+  /** Stochastic rounding with byte draws at b <= 8: what a new featurizer uses. */
+  Stochastic STOCHASTIC = new Stochastic(CosineCodes.BYTE_DRAWS);
+
+  /**
+   * Stochastic rounding with 16-bit draws at b <= 8: files written before {@code lprff.rng}
+   * (absent key), whose bytes {@code --like} and every reader reproduce.
+   */
+  Stochastic STOCHASTIC_HALF_WORDS = new Stochastic(CosineCodes.HALF_WORD_DRAWS);
   Quantizer NEAREST = new Nearest();
   Quantizer SHARED_THRESHOLD = new SharedThreshold();
   Quantizer LLOYD_MAX = new LloydMax();
@@ -51,6 +60,11 @@ public sealed interface Quantizer
   String KEY_CODEBOOK = "lprff.codebook";
   /** Sigma-Delta: the block's condensation weights, comma-separated floats. */
   String KEY_CONDENSATION = "lprff.condensation";
+  /**
+   * Stochastic rounding: the generator and draw width of b <= 8 ({@code CounterRng.BYTES} or
+   * {@code HALF_WORDS}); absent: half words, as every file before the key.
+   */
+  String KEY_RNG = "lprff.rng";
 
   /** The families, as {@code lprff.quantizer} spells them. */
   String FAMILIES = "stochastic, nearest, shared-threshold, lloyd-max, sigma-delta[:ORDER[:BLOCK]]";
@@ -187,7 +201,20 @@ public sealed interface Quantizer
         throw new IllegalArgumentException(KEY + " is '" + key + "', expected one of stochastic,"
             + " nearest, shared-threshold, lloyd-max, sigma-delta");
       }
-      return parse(key);
+      Quantizer family = parse(key);
+      String rng = map.get(KEY_RNG);
+      if (family instanceof Stochastic) {
+        return Stochastic.ofRng(rng);
+      }
+      if (rng != null) {
+        throw new IllegalArgumentException(KEY + " is " + key + " but the map has '" + KEY_RNG
+            + "' = '" + rng + "', which only stochastic rounding records");
+      }
+      return family;
+    }
+    if (map.containsKey(KEY_RNG)) {
+      throw new IllegalArgumentException(KEY + " is sigma-delta but the map has '" + KEY_RNG
+          + "' = '" + map.get(KEY_RNG) + "', which only stochastic rounding records");
     }
     String order = map.get(KEY_ORDER);
     String block = map.get(KEY_BLOCK);
@@ -206,11 +233,45 @@ public sealed interface Quantizer
     return new SigmaDelta(order, block);
   }
 
-  /** Unbiased stochastic rounding, a fresh draw per entry: LP-RFF's quantizer. */
-  record Stochastic() implements Quantizer {
+  /**
+   * Unbiased stochastic rounding, a fresh draw per entry: LP-RFF's quantizer. At b <= 8 a draw is
+   * {@code drawBits} = 8 ({@link #STOCHASTIC}) or 16 ({@link #STOCHASTIC_HALF_WORDS}) bits of
+   * Threefry-4x32-13 (CounterRng's byte and half-word mappings), unbiased to 2^-9 or 2^-17 of a
+   * step; b = 16 takes whole words either way.
+   */
+  record Stochastic(int drawBits) implements Quantizer {
+    public Stochastic {
+      if (drawBits != CosineCodes.BYTE_DRAWS && drawBits != CosineCodes.HALF_WORD_DRAWS) {
+        throw new IllegalArgumentException("drawBits is " + drawBits + ", expected 8 or 16");
+      }
+    }
+
+    /** The quantizer a file's {@code lprff.rng} names (null: a file from before the key). */
+    static Stochastic ofRng(String rng) {
+      if (rng == null || rng.equals(CounterRng.HALF_WORDS)) {
+        return STOCHASTIC_HALF_WORDS;
+      }
+      if (rng.equals(CounterRng.BYTES)) {
+        return STOCHASTIC;
+      }
+      throw new IllegalArgumentException(KEY_RNG + " is '" + rng + "', expected "
+          + CounterRng.BYTES + " or " + CounterRng.HALF_WORDS + " (a newer lprff wrote it?"
+          + " upgrade)");
+    }
+
+    /** The generator and draw width this quantizer records under {@code lprff.rng}. */
+    public String rng() {
+      return drawBits == CosineCodes.BYTE_DRAWS ? CounterRng.BYTES : CounterRng.HALF_WORDS;
+    }
+
     @Override
     public String key() {
       return "stochastic";
+    }
+
+    @Override
+    public Map<String, String> metadata(int features, int bits) {
+      return Map.of(KEY_RNG, rng());
     }
 
     @Override

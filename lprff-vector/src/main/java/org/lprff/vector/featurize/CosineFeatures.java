@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.simd.VectorizationProvider;
 import org.lprff.vector.simd.spi.CosineBody;
+import org.lprff.vector.simd.spi.CosineCodes;
 import org.lprff.vector.simd.spi.CosineCodesBody;
 
 /**
@@ -103,9 +104,10 @@ public final class CosineFeatures {
    * (2^b - 1); the codes do not depend on s), packed from {@code byteOffset} as columns {@code
    * firstColumn + i} of row {@code rowId}: what {@link Featurizer} writes. The cosine is taken at
    * the precision b needs ({@code CosineCodes} in {@code simd.spi}: absolute error at most 1e-5
-   * for b <= 4 and 3e-7 for b = 8, below 2^-13 of a rounding step); stochastic rounding draws 16
-   * bits per feature from {@code CounterRng.bits16(seed, rowId, column, draw)} and is unbiased to
-   * 2^-16 of a step.
+   * for b <= 4 and 3e-7 for b = 8, below 2^-13 of a rounding step); stochastic rounding draws 8
+   * bits per feature from {@code CounterRng.bits8(seed, rowId, column, draw)} and is unbiased to
+   * 2^-9 of a step ({@link Quantizer#STOCHASTIC}), or 16 bits from {@code bits16}, unbiased to
+   * 2^-17 ({@link Quantizer#STOCHASTIC_HALF_WORDS}, files from before {@code lprff.rng}).
    *
    * @throws IllegalArgumentException naming the value if bits is not 1, 2, 4 or 8, n is negative,
    *     a range does not fit, firstColumn is negative or not a multiple of 8, rowId or draw is
@@ -146,7 +148,8 @@ public final class CosineFeatures {
       throw new IllegalArgumentException("out has " + out.byteSize() + " bytes, needs byteOffset"
           + " + ceil(n b / 8) = " + byteOffset + " + " + bytes);
     }
-    if (CODES.quantize(t, tOff, a, aOff, n, bits, quantizer.randomized(), seed, rowId,
+    int drawBits = quantizer instanceof Quantizer.Stochastic q ? q.drawBits() : CosineCodes.NO_DRAWS;
+    if (CODES.quantize(t, tOff, a, aOff, n, bits, drawBits, seed, rowId,
         firstColumn, draw, out, byteOffset)) {
       for (int i = 0; i < n; i++) {
         if (!Float.isFinite(t[tOff + i] + a[aOff + i])) {

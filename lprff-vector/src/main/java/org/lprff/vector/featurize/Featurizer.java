@@ -347,10 +347,10 @@ public final class Featurizer {
                   bits, thresholds, out, at);
               case Quantizer.SigmaDelta q -> CODES.quantizeSigmaDelta(t, tOff, phases, f0, count,
                   bits, q.order(), q.block(), out, at);
-              case Quantizer.Stochastic q -> CODES.quantize(t, tOff, phases, f0, count, bits, true,
-                  seed, rowId, f0, draw, out, at);
-              case Quantizer.Nearest q -> CODES.quantize(t, tOff, phases, f0, count, bits, false,
-                  seed, rowId, f0, draw, out, at);
+              case Quantizer.Stochastic q -> CODES.quantize(t, tOff, phases, f0, count, bits,
+                  q.drawBits(), seed, rowId, f0, draw, out, at);
+              case Quantizer.Nearest q -> CODES.quantize(t, tOff, phases, f0, count, bits,
+                  CosineCodes.NO_DRAWS, seed, rowId, f0, draw, out, at);
             };
             if (nonFinite) {
               throw overflow(t, tOff, f0, count, r0 + r, rowId);

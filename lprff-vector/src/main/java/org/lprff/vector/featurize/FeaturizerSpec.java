@@ -70,7 +70,8 @@ public record FeaturizerSpec(
       Set.of(
           KEY_INPUT_DIM, KEY_FEATURES, KEY_BITS, KEY_PROJECTION, KEY_SEED, KEY_QUANTIZER,
           KEY_SCALE_LO, KEY_SCALE_STEP, KEY_BIT_ORDER, KEY_FORMAT_VERSION, Quantizer.KEY_ORDER,
-          Quantizer.KEY_BLOCK, Quantizer.KEY_CODEBOOK, Quantizer.KEY_CONDENSATION);
+          Quantizer.KEY_BLOCK, Quantizer.KEY_CODEBOOK, Quantizer.KEY_CONDENSATION,
+          Quantizer.KEY_RNG);
 
   public FeaturizerSpec {
     if (kernel == null) {

@@ -98,6 +98,31 @@ class QuantizerTest {
   }
 
   @Test
+  void stochasticRoundingRecordsItsDrawsAndOldFilesKeepTheirMeaning() {
+    // New featurizers draw bytes and say so; a file without lprff.rng drew half words.
+    assertEquals(8, Quantizer.STOCHASTIC.drawBits());
+    assertSame(Quantizer.STOCHASTIC, Quantizer.parse("stochastic"));
+    Map<String, String> written = new java.util.HashMap<>(Quantizer.STOCHASTIC.metadata(128, 4));
+    assertEquals("threefry4x32-13:8", written.get(Quantizer.KEY_RNG));
+    written.put(Quantizer.KEY, "stochastic");
+    assertSame(Quantizer.STOCHASTIC, Quantizer.fromMap(written));
+    assertSame(Quantizer.STOCHASTIC_HALF_WORDS,
+        Quantizer.fromMap(Map.of(Quantizer.KEY, "stochastic")));
+    assertEquals(Quantizer.STOCHASTIC_HALF_WORDS, Quantizer.fromMap(
+        Map.of(Quantizer.KEY, "stochastic", Quantizer.KEY_RNG, "threefry4x32-13:16")));
+    assertEquals(16, Quantizer.STOCHASTIC_HALF_WORDS.drawBits());
+    // An unknown generator, or one on a quantizer that draws nothing, is named.
+    String unknown = assertThrows(IllegalArgumentException.class, () -> Quantizer.fromMap(
+        Map.of(Quantizer.KEY, "stochastic", Quantizer.KEY_RNG, "philox4x32-10:8"))).getMessage();
+    assertTrue(unknown.contains("'philox4x32-10:8'") && unknown.contains("threefry4x32-13:8"),
+        unknown);
+    String misplaced = assertThrows(IllegalArgumentException.class, () -> Quantizer.fromMap(
+        Map.of(Quantizer.KEY, "nearest", Quantizer.KEY_RNG, "threefry4x32-13:8"))).getMessage();
+    assertTrue(misplaced.contains("nearest") && misplaced.contains(Quantizer.KEY_RNG), misplaced);
+    assertThrows(IllegalArgumentException.class, () -> new Quantizer.Stochastic(12));
+  }
+
+  @Test
   void metadataSaysHowToDecode() {
     float[] levels = Quantizer.LLOYD_MAX.levels(128, 2);
     double s = Math.sqrt(2.0 / 128);

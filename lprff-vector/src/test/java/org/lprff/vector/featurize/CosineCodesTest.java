@@ -46,15 +46,16 @@ class CosineCodesTest extends ProviderTestBase {
       }
       for (int bits : BITS) {
         for (int first : firstColumns) {
-          for (boolean stochastic : new boolean[] {true, false}) {
+          for (int drawBits : new int[] {CosineCodes.BYTE_DRAWS, CosineCodes.HALF_WORD_DRAWS,
+              CosineCodes.NO_DRAWS}) {
             int bytes = (n * bits + 7) / 8 + 3;
             byte[] expected = new byte[bytes];
             byte[] actual = new byte[bytes];
-            boolean nanS = scalar.quantize(t, 3, a, 5, n - 3 > 0 ? n - 3 : n, bits, stochastic,
+            boolean nanS = scalar.quantize(t, 3, a, 5, n - 3 > 0 ? n - 3 : n, bits, drawBits,
                 91L, 12345L, first, 2, MemorySegment.ofArray(expected), 1);
-            boolean nanV = vector.quantize(t, 3, a, 5, n - 3 > 0 ? n - 3 : n, bits, stochastic,
+            boolean nanV = vector.quantize(t, 3, a, 5, n - 3 > 0 ? n - 3 : n, bits, drawBits,
                 91L, 12345L, first, 2, MemorySegment.ofArray(actual), 1);
-            String what = "n " + n + " b " + bits + " first " + first + " stochastic " + stochastic;
+            String what = "n " + n + " b " + bits + " first " + first + " draw bits " + drawBits;
             assertArrayEquals(expected, actual, what);
             assertEquals(nanS, nanV, what);
             assertTrue(!nanS, what);
@@ -72,7 +73,7 @@ class CosineCodesTest extends ProviderTestBase {
         float[] a = new float[48];
         t[at] = at == 17 ? Float.POSITIVE_INFINITY : Float.NaN;
         byte[] out = new byte[48];
-        assertTrue(provider.cosineCodes().quantize(t, 0, a, 0, 48, 4, true, 1, 0, 0, 0,
+        assertTrue(provider.cosineCodes().quantize(t, 0, a, 0, 48, 4, CosineCodes.BYTE_DRAWS, 1, 0, 0, 0,
             MemorySegment.ofArray(out), 0), "at " + at);
       }
     }

@@ -65,19 +65,23 @@ public final class VectorCosineCodes implements CosineCodesBody {
 
   @Override
   public boolean quantize(
-      float[] t, int tOff, float[] a, int aOff, int count, int bits, boolean stochastic,
+      float[] t, int tOff, float[] a, int aOff, int count, int bits, int drawBits,
       long seed, long row, int firstColumn, int draw, MemorySegment out, long byteOffset) {
     assert bits >= 1 && bits <= CosineCodes.MAX_BITS && firstColumn % 8 == 0 && count >= 0;
     // Whole registers start on a multiple of LANES, where a register's draws are one run of words.
     int head = Math.min(count, (-firstColumn) & (LANES - 1));
     int bound = head + (count - head) / LANES * LANES;
     boolean sawNaN = SCALAR.quantize(
-        t, tOff, a, aOff, head, bits, stochastic, seed, row, firstColumn, draw, out, byteOffset);
+        t, tOff, a, aOff, head, bits, drawBits, seed, row, firstColumn, draw, out, byteOffset);
 
     // The block's draws first (fastfood, d = 90, 4-bit, one thread: 24.3 ms per 1000 rows at
-    // m = 8192 with the generator called inside the loop, 20.0 so, 15.8 without draws).
-    int[] draws = stochastic && bound > head
-        ? RNG.drawBlock16(seed, row, firstColumn + head, draw, bound - head) : null;
+    // m = 8192 with the generator called inside the loop, 20.0 so, 15.8 without draws; byte
+    // draws, half the Threefry blocks: 18.6, float32 18.6).
+    boolean stochastic = drawBits != CosineCodes.NO_DRAWS;
+    int[] draws = !stochastic || bound == head ? null
+        : drawBits == CosineCodes.BYTE_DRAWS
+            ? RNG.drawBlock8(seed, row, firstColumn + head, draw, bound - head)
+            : RNG.drawBlock16(seed, row, firstColumn + head, draw, bound - head);
     float scale = CosineCodes.gridScale(bits);
     float offset = scale + 0.5f;
     int maxCode = (1 << bits) - 1;
@@ -94,7 +98,7 @@ public final class VectorCosineCodes implements CosineCodesBody {
       store(codes, bits, out, o);
     }
     sawNaN |= Float.isNaN(nanProbe.reduceLanes(VectorOperators.ADD));
-    sawNaN |= SCALAR.quantize(t, tOff + bound, a, aOff + bound, count - bound, bits, stochastic,
+    sawNaN |= SCALAR.quantize(t, tOff + bound, a, aOff + bound, count - bound, bits, drawBits,
         seed, row, firstColumn + bound, draw, out, o);
     return sawNaN;
   }

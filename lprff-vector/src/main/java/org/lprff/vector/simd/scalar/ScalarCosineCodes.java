@@ -1,8 +1,10 @@
 package org.lprff.vector.simd.scalar;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import org.lprff.vector.simd.spi.CosineCodes;
 import org.lprff.vector.simd.spi.CosineCodesBody;
+import org.lprff.vector.simd.spi.Threefry;
 
 /** The reference body: {@link CosineCodes} element by element, then {@link ScalarRounding}'s packing. */
 public final class ScalarCosineCodes implements CosineCodesBody {
@@ -14,7 +16,7 @@ public final class ScalarCosineCodes implements CosineCodesBody {
 
   @Override
   public boolean quantize(
-      float[] t, int tOff, float[] a, int aOff, int count, int bits, boolean stochastic,
+      float[] t, int tOff, float[] a, int aOff, int count, int bits, int drawBits,
       long seed, long row, int firstColumn, int draw, MemorySegment out, long byteOffset) {
     assert bits >= 1 && bits <= CosineCodes.MAX_BITS && count >= 0;
     assert count == 0 || firstColumn % 8 == 0;
@@ -24,13 +26,21 @@ public final class ScalarCosineCodes implements CosineCodesBody {
     ScalarCounterRng rng = new ScalarCounterRng();
     for (int done = 0; done < count; done += BATCH) {
       int n = Math.min(BATCH, count - done);
-      if (stochastic) {
-        rng.fillBits16(seed, row, firstColumn + done, draw, draws, 0, n);
+      switch (drawBits) {
+        case CosineCodes.HALF_WORD_DRAWS -> rng.fillBits16(seed, row, firstColumn + done, draw,
+            draws, 0, n);
+        case CosineCodes.BYTE_DRAWS -> {
+          rng.fillBits8(seed, row, firstColumn + done, draw, draws, 0, n);
+          for (int i = 0; i < n; i++) {
+            draws[i] = Threefry.fixedPoint8(draws[i]);
+          }
+        }
+        default -> Arrays.fill(draws, 0, n, CosineCodes.NEAREST_DRAW);
       }
       for (int i = 0; i < n; i++) {
         float c = CosineCodes.cosine(t[tOff + done + i] + a[aOff + done + i], bits);
         sawNaN |= Float.isNaN(c);
-        codes[i] = CosineCodes.code(c, stochastic ? draws[i] : CosineCodes.NEAREST_DRAW, bits);
+        codes[i] = CosineCodes.code(c, draws[i], bits);
       }
       packing.packCodes(codes, 0, n, bits, out, byteOffset + (long) done / 8 * bits);
     }

@@ -34,6 +34,11 @@ package org.lprff.vector.simd.spi;
  * expectation is t within 2^-16 of a step (plus the cosine's error), and the decoded value lo +
  * code step, with lo = -s and step = 2 s / (2^b - 1), is s cos x in expectation.
  *
+ * <p>With byte draws ({@code lprff.rng} = {@code threefry4x32-13:8}, {@link #BYTE_DRAWS}) h is
+ * d 2^8 + 2^7 for the 8-bit draw d of {@code CounterRng.bits8}, i.e. u = (d + 1/2) 2^-8: the code
+ * rounds up with probability within 2^-9 of (T mod 2^16) / 2^16, half the Threefry work of the
+ * 16-bit draws per feature ({@link #HALF_WORD_DRAWS}).
+ *
  * <h2>The other quantizers' codes</h2>
  *
  * <ul>
@@ -86,6 +91,12 @@ public final class CosineCodes {
   public static final float B2 = 0x1.554eccp-5f;
   public static final float B3 = -0x1.6b28cep-10f;
   public static final float B4 = 0x1.845a4ap-16f;
+
+  /** Draw widths of {@link CosineCodesBody#quantize}: none (round to nearest), 8 or 16 bits. */
+  public static final int NO_DRAWS = 0;
+
+  public static final int BYTE_DRAWS = 8;
+  public static final int HALF_WORD_DRAWS = 16;
 
   /** The draw of round-to-nearest: half of 2^16. */
   public static final int NEAREST_DRAW = 1 << 15;

@@ -17,12 +17,14 @@ public interface CosineCodesBody extends Body {
 
   /**
    * Writes the codes of columns firstColumn .. firstColumn + count - 1 of row {@code row}, whose
-   * draws are {@code CounterRng.bits16(seed, row, column, draw)} when {@code stochastic}.
+   * draws are {@code CounterRng.bits8(seed, row, column, draw)} ({@code drawBits} = {@link
+   * CosineCodes#BYTE_DRAWS}) or {@code bits16} ({@link CosineCodes#HALF_WORD_DRAWS}), or none
+   * (round to nearest: {@link CosineCodes#NO_DRAWS}).
    *
    * @return {@code true} if some argument fl(t + a) is NaN or infinite (the caller then finds it)
    */
   boolean quantize(
-      float[] t, int tOff, float[] a, int aOff, int count, int bits, boolean stochastic,
+      float[] t, int tOff, float[] a, int aOff, int count, int bits, int drawBits,
       long seed, long row, int firstColumn, int draw, MemorySegment out, long byteOffset);
 
   /**

@@ -78,7 +78,7 @@ class ConjugateGradientRidgeTest {
    * 4-bit features, at lambda 1e-6 and 1e-7 (below the rounding's variance, the floor of A's
    * spectrum in the directions the sample misses). With the shift CG needs at most half the
    * iterations of FALKON's unshifted P (measured: 1e-6: 93 against 335; 1e-7: 107 against 648),
-   * and reaches the same optimum.
+   * and reaches the closed form's optimum.
    */
   @Test
   void theShiftCutsIterationsWhereTheSampleCannotSpan() {
@@ -97,10 +97,16 @@ class ConjugateGradientRidgeTest {
       assertEquals(StopReason.CONVERGED, plain.stopReason(), plain.message());
       assertTrue(2 * shifted.epochs() <= plain.epochs(), "lambda " + lambda + ": shifted "
           + shifted.epochs() + " iterations, unshifted " + plain.epochs());
+      // Both stop at a relative residual of 1e-6, which at these lambda leaves the objective up
+      // to ~2e-5 above the closed form's optimum (measured: shifted 6e-6, unshifted 1.7e-5).
       double[] decoded = TrainData.decode(z);
-      double a = TrainData.ridgeObjective(decoded, N, m, T, shifted.model(), lambda);
-      double b = TrainData.ridgeObjective(decoded, N, m, T, plain.model(), lambda);
-      assertEquals(b, a, 1e-5 * b, "lambda " + lambda);
+      double best = TrainData.ridgeObjective(decoded, N, m, T, ClosedFormRidge.fit(z, T, lambda),
+          lambda);
+      for (TrainingResult r : new TrainingResult[] {shifted, plain}) {
+        double got = TrainData.ridgeObjective(decoded, N, m, T, r.model(), lambda);
+        assertTrue(got - best <= 3e-5 * best,
+            "lambda " + lambda + ": J " + got + " vs optimum " + best);
+      }
     }
   }
 
