@@ -42,7 +42,8 @@ import picocli.CommandLine.Spec;
             + " result, the scikit-learn timings, the derived figures) and four PNG plots:"
             + " throughput vs bits per kernel, the featurizer beside scikit-learn, the"
             + " memory-vs-speed frontier of training epochs per bit width, and a roofline on"
-            + " this machine's measured FMA peak and read bandwidth.",
+            + " this machine's measured FMA peak and the read bandwidth of memory and of each"
+            + " cache level, each kernel under the ceiling that binds it.",
         "",
         "The quick run takes at most about 5 minutes on 2 cores; the full run about 25 to 30"
             + " (the report states its duration). Progress goes to standard error, JMH's own"
@@ -85,9 +86,10 @@ public final class BenchCommand implements Callable<Integer> {
   String only;
 
   @Option(names = "--threads", paramLabel = "N",
-      description = "Threads of the parallel benchmarks (fusedCommonPool, MachineLimitsBenchmark:"
-          + " the caller and N - 1 common-pool workers) and of scikit-learn's all-threads"
-          + " reference. Default: the available processors (${DEFAULT-VALUE}).")
+      description = "Threads of the parallel benchmarks (fusedCommonPool, readAllThreads,"
+          + " MachineLimitsBenchmark: the caller and N - 1 common-pool workers) and of"
+          + " scikit-learn's all-threads reference. Default: the available processors"
+          + " (${DEFAULT-VALUE}).")
   int threads = Runtime.getRuntime().availableProcessors();
 
   @Option(names = "--forks", paramLabel = "N",

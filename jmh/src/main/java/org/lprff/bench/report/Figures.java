@@ -42,27 +42,139 @@ public final class Figures {
   /** One training epoch per bit width: feature bytes the epoch reads, and its time. */
   public record EpochPoint(int bits, int classes, double featureBytes, double seconds) {}
 
-  /** A kernel on the roofline: flop per byte and achieved flop/s. */
+  /**
+   * A kernel on the roofline: flop per byte and achieved flop/s; its footprint places it at a
+   * cache level (or memory), whose bandwidth is its ceiling; double-precision flops have half
+   * the float peak.
+   */
   public record RoofPoint(String label, int threads, double intensity, double flopsPerSecond,
-      double flops, double bytes, double seconds) {}
+      double flops, double bytes, double footprint, boolean doubles, double seconds) {}
 
   /**
-   * The ceilings (NaN when not measured) and the kernels. The peak is the larger of the two
-   * measurements of it: MachineLimitsBenchmark.fmaPeak and numpy's sgemm on all threads.
+   * The read bandwidth of one cache level, or of memory: bytes per second on one thread and on
+   * all threads (NaN when not measured).
    *
+   * @param bytes the buffer the level was measured on (each thread's); a working set up to it
+   *     stays in the level
+   */
+  public record Level(String name, long bytes, double oneThread, double allThreads) {
+    /**
+     * The ceiling of a kernel on {@code threads} of {@code all}: the measurement on that many
+     * threads; else, for one thread, the all-threads one (no lower than one thread's), for all
+     * threads, one thread's times the threads (private caches add up). NaN when not measured.
+     */
+    public double bandwidth(int threads, int all) {
+      if (threads == 1) {
+        return Double.isNaN(oneThread) ? allThreads : oneThread;
+      }
+      if (!Double.isNaN(allThreads)) {
+        return threads >= all ? allThreads : allThreads * threads / all;
+      }
+      return oneThread * threads;
+    }
+  }
+
+  /**
+   * The ceilings (NaN when not measured) and the kernels. The all-threads peak is the larger of
+   * the two measurements of it: MachineLimitsBenchmark.fmaPeak and numpy's sgemm on all
+   * threads; one thread's is the larger of fmaPeakOneThread and that peak's share.
+   *
+   * @param bandwidthBytesPerSecond memory's read bandwidth (readBandwidth, the largest buffer)
    * @param bandwidthBuffer the buffer size the bandwidth was measured on (the largest run)
+   * @param levels the measured cache levels by size, then memory (always last, NaN when not
+   *     measured)
    */
   public record Roofline(double peakFlopsPerSecond, double fmaPeakFlopsPerSecond,
-      double sgemmFlopsPerSecond, double bandwidthBytesPerSecond, long bandwidthBuffer,
-      int threads, List<RoofPoint> points) {
-    /** The intensity where the bandwidth line meets the FMA peak. */
+      double sgemmFlopsPerSecond, double oneThreadFmaPeakFlopsPerSecond,
+      double bandwidthBytesPerSecond, long bandwidthBuffer, int threads, List<Level> levels,
+      List<RoofPoint> points) {
+
+    /** The name of memory's level. */
+    public static final String MEMORY = "DRAM";
+
+    /** The intensity where memory's all-threads bandwidth line meets the FMA peak. */
     public double ridge() {
       return peakFlopsPerSecond / bandwidthBytesPerSecond;
     }
 
-    /** The roofline's bound at {@code intensity}: min(peak, bandwidth x intensity). */
+    /** Memory's all-threads bound at {@code intensity}: min(peak, bandwidth x intensity). */
     public double bound(double intensity) {
       return Math.min(peakFlopsPerSecond, bandwidthBytesPerSecond * intensity);
+    }
+
+    /**
+     * The FMA peak of {@code t} threads: all threads' measured peak; for one thread the larger
+     * of its own measurement and the all-threads peak's share (a core alone may clock higher);
+     * in between, the share.
+     */
+    public double peak(int t) {
+      if (t >= threads) {
+        return peakFlopsPerSecond;
+      }
+      double share = peakFlopsPerSecond * t / threads;
+      return t == 1 && !Double.isNaN(oneThreadFmaPeakFlopsPerSecond)
+          ? Double.isNaN(share) ? oneThreadFmaPeakFlopsPerSecond
+              : Math.max(share, oneThreadFmaPeakFlopsPerSecond)
+          : share;
+    }
+
+    /** The smallest measured cache level that holds {@code footprint} bytes, else memory. */
+    public Level level(double footprint) {
+      for (Level l : levels) {
+        if (!l.name().equals(MEMORY) && footprint <= l.bytes()) {
+          return l;
+        }
+      }
+      return levels.getLast();
+    }
+
+    /** The peak of a point: its threads', halved for double precision. */
+    public double peak(RoofPoint p) {
+      return peak(p.threads()) * (p.doubles() ? 0.5 : 1);
+    }
+
+    /** The bandwidth of a point's level on its threads (NaN when not measured). */
+    public double bandwidth(RoofPoint p) {
+      return level(p.footprint()).bandwidth(p.threads(), threads);
+    }
+
+    /**
+     * The roof over a point: min(its peak, its level's bandwidth x its intensity), either alone
+     * when the other was not measured.
+     */
+    public double bound(RoofPoint p) {
+      double compute = peak(p);
+      double memory = bandwidth(p) * p.intensity();
+      return Double.isNaN(memory) ? compute : Double.isNaN(compute) ? memory
+          : Math.min(compute, memory);
+    }
+
+    /** Whether the point's level bandwidth, not the peak, makes its roof. */
+    public boolean memoryBound(RoofPoint p) {
+      double memory = bandwidth(p) * p.intensity();
+      return !Double.isNaN(memory) && !(peak(p) <= memory);
+    }
+
+    /** The ceiling that binds a point, e.g. "L2 152 GB/s" or "FMA peak 48.0 GFLOP/s". */
+    public String ceiling(RoofPoint p) {
+      if (Double.isNaN(bound(p))) {
+        return "ceilings not run";
+      }
+      if (memoryBound(p)) {
+        return level(p.footprint()).name() + " " + Report.num(bandwidth(p) / 1e9) + " GB/s";
+      }
+      return "FMA peak" + (p.doubles() ? " (double)" : "") + " " + Report.num(peak(p) / 1e9)
+          + " GFLOP/s";
+    }
+
+    /** Achieved over the roof: above 1 the point sits above it (a wrong count or ceiling). */
+    public double ofRoof(RoofPoint p) {
+      return p.flopsPerSecond() / bound(p);
+    }
+
+    /** The points above their roof. */
+    public List<RoofPoint> above() {
+      return points.stream().filter(p -> ofRoof(p) > 1).toList();
     }
   }
 
@@ -208,14 +320,19 @@ public final class Figures {
   /** Plot 4: the measured ceilings and every measurement the suite gives a {@link Suite.Work}. */
   public Roofline roofline() {
     double peak = Double.NaN;
+    double onePeak = Double.NaN;
     double bandwidth = Double.NaN;
     long buffer = 0;
+    // Cache level by buffer size: {one thread, all threads} bytes per second.
+    TreeMap<Long, double[]> caches = new TreeMap<>();
     List<RoofPoint> points = new ArrayList<>();
     for (Measurement m : measurements) {
       switch (m.benchmark()) {
         // laneFmas: lane multiply-adds per second, 2 flops each.
         case "MachineLimitsBenchmark.fmaPeak" ->
             peak = 2 * secondary(m, "laneFmas").perSecond();
+        case "MachineLimitsBenchmark.fmaPeakOneThread" ->
+            onePeak = 2 * secondary(m, "laneFmas").perSecond();
         // bytes: bytes read per second; the largest buffer is the one past the caches.
         case "MachineLimitsBenchmark.readBandwidth" -> {
           long size = Long.parseLong(m.params().get("bytes"));
@@ -224,6 +341,10 @@ public final class Figures {
             bandwidth = secondary(m, "bytes").perSecond();
           }
         }
+        case "CacheBandwidthBenchmark.readOneThread", "CacheBandwidthBenchmark.readAllThreads" ->
+            caches.computeIfAbsent(Long.parseLong(m.params().get("bytes")),
+                    b -> new double[] {Double.NaN, Double.NaN})
+                [parallel(m) ? 1 : 0] = secondary(m, "bytes").perSecond();
         default -> { }
       }
       Optional<Suite.Work> work = m.work();
@@ -235,19 +356,29 @@ public final class Figures {
           ? secondary(m, "pass").secondsPerOp() : m.primary().secondsPerOp();
       Suite.Work w = work.get();
       points.add(new RoofPoint(shortLabel(m), parallel(m) ? threads : 1, w.intensity(),
-          w.flops() / seconds, w.flops(), w.bytes(), seconds));
+          w.flops() / seconds, w.flops(), w.bytes(), w.footprint(), w.doubles(), seconds));
     }
+    List<Level> levels = new ArrayList<>();
+    caches.forEach((size, bw) -> levels.add(new Level(Suite.CACHE_LEVELS.getOrDefault(size,
+        Report.bytes(size) + " buffer"), size, bw[0], bw[1])));
+    levels.add(new Level(Roofline.MEMORY, buffer, Double.NaN, bandwidth));
     double sgemmPeak = sgemm.available() ? sgemm.flopsPerSecond() : Double.NaN;
     double best = Double.isNaN(peak) ? sgemmPeak
         : Double.isNaN(sgemmPeak) ? peak : Math.max(peak, sgemmPeak);
-    return new Roofline(best, peak, sgemmPeak, bandwidth, buffer, threads, points);
+    return new Roofline(best, peak, sgemmPeak, onePeak, bandwidth, buffer, threads,
+        List.copyOf(levels), points);
   }
 
   /** Whether a benchmark runs on the common pool (all threads) rather than one thread. */
   static boolean parallel(Measurement m) {
-    return m.benchmark().startsWith("MachineLimitsBenchmark.")
-        || m.benchmark().endsWith("CommonPool") || m.benchmark().equals("GramBenchmark.parallel")
-        || m.benchmark().equals("GramBenchmark.codesParallel");
+    return switch (m.benchmark()) {
+      case "MachineLimitsBenchmark.fmaPeakOneThread" -> false;
+      case "CacheBandwidthBenchmark.readAllThreads", "GramBenchmark.parallel",
+          "GramBenchmark.codesParallel", "CholeskyBenchmark.lprff",
+          "CholeskyBenchmark.ejmlParallel" -> true;
+      default -> m.benchmark().startsWith("MachineLimitsBenchmark.")
+          || m.benchmark().endsWith("CommonPool");
+    };
   }
 
   /** A PackedProductsBenchmark point over codebook rows (results without the parameter: affine). */
@@ -272,7 +403,8 @@ public final class Figures {
           "accumulate b=" + p.get("bits") + " c=" + p.get("classes")
               + (codebook(m) ? " codebook" : "");
       case "FeaturizerBenchmark.fused", "FeaturizerBenchmark.fusedCommonPool" ->
-          "featurize d=" + p.get("d") + " b=" + p.get("bits") + (parallel(m) ? " pool" : "");
+          "featurize " + p.get("projection") + " d=" + p.get("d") + " b=" + p.get("bits")
+              + (parallel(m) ? " pool" : "");
       case "MachineLimitsBenchmark.onePass" -> "training pass b=" + p.getOrDefault("bits", "4");
       default -> m.label();
     };

@@ -76,9 +76,10 @@ public final class Report {
     row(md, "library bodies", machine.vectorization());
     row(md, "JDK", machine.jdk());
     row(md, "OS", machine.os());
-    row(md, "threads", "1 for the kernels and `fused`; " + machine.threads()
-        + " (the caller and the common pool) for `fusedCommonPool` and MachineLimitsBenchmark;"
-        + " scikit-learn with 1 and " + machine.threads() + " BLAS threads");
+    row(md, "threads", "1 for the kernels, `fused`, `fmaPeakOneThread` and `readOneThread`; "
+        + machine.threads() + " (the caller and the common pool) for `fusedCommonPool`, the"
+        + " other MachineLimitsBenchmark and `readAllThreads`; scikit-learn with 1 and "
+        + machine.threads() + " BLAS threads");
     row(md, "run", (run.quick() ? "quick" : "full") + ": JMH " + t.forks() + " fork(s), "
         + t.warmups() + " x " + t.warmupMillis() + " ms warm-up, " + t.iterations() + " x "
         + t.iterationMillis() + " ms measurement per benchmark; " + figures.measurements().size()
@@ -215,39 +216,79 @@ public final class Report {
           "Ceilings measured in this run on %d threads: FMA peak %.1f GFLOP/s, the larger of"
               + " MachineLimitsBenchmark.fmaPeak (12 independent FMA accumulators, operands"
               + " loaded from L1, 2 flops per lane FMA) at %.1f GFLOP/s and numpy's sgemm %s;"
-              + " read bandwidth %.2f GB/s (readBandwidth over %s); ridge at %.2f flop/byte."
-              + " One thread's share of the peak is drawn dashed (derived: peak / %d).\n\n",
+              + " read bandwidth %.2f GB/s (readBandwidth over %s); ridge at %.2f flop/byte.",
           roof.threads(), roof.peakFlopsPerSecond() / 1e9, roof.fmaPeakFlopsPerSecond() / 1e9,
           sgemm.available()
               ? String.format(Locale.ROOT, "(float32, n = %d, %d threads, %s) at %.1f GFLOP/s",
                   sgemm.n(), sgemm.threads(), sgemm.kernel(), sgemm.flopsPerSecond() / 1e9)
               : "(not measured: " + sgemm.message() + ")",
           roof.bandwidthBytesPerSecond() / 1e9,
-          bytes(roof.bandwidthBuffer()), roof.ridge(), roof.threads()));
+          bytes(roof.bandwidthBuffer()), roof.ridge()));
+      md.append(Double.isNaN(roof.oneThreadFmaPeakFlopsPerSecond())
+          ? String.format(Locale.ROOT, " One thread's peak: the peak's share, %.1f GFLOP/s"
+              + " (fmaPeakOneThread not run).\n\n", roof.peak(1) / 1e9)
+          : String.format(Locale.ROOT, " One thread's peak: %.1f GFLOP/s, the larger of"
+              + " fmaPeakOneThread (%.1f) and the peak's share.\n\n", roof.peak(1) / 1e9,
+              roof.oneThreadFmaPeakFlopsPerSecond() / 1e9));
     } else {
       md.append("_The ceilings were not measured (MachineLimitsBenchmark not run)._\n\n");
     }
-    md.append("Flops and bytes per operation are defined per benchmark in `Suite.work`"
-        + " (bytes: compulsory traffic, each input read and each output written once).\n\n");
+    List<Figures.Level> caches = roof.levels().stream()
+        .filter(l -> !l.name().equals(Figures.Roofline.MEMORY)).toList();
+    if (caches.isEmpty()) {
+      md.append("CacheBandwidthBenchmark was not in this run: every kernel is drawn against"
+          + " memory's bandwidth, and an in-cache kernel may sit above it.\n\n");
+    } else {
+      md.append("Read bandwidth of a buffer that stays in a cache level (CacheBandwidthBenchmark,"
+          + " each thread its own buffer):\n\n| level | buffer | 1 thread GB/s | ")
+          .append(roof.threads()).append(" threads GB/s |\n|---|---:|---:|---:|\n");
+      for (Figures.Level l : caches) {
+        md.append("| ").append(l.name()).append(" | ").append(bytes(l.bytes())).append(" | ")
+            .append(num(l.oneThread() / 1e9)).append(" | ").append(num(l.allThreads() / 1e9))
+            .append(" |\n");
+      }
+      md.append('\n');
+    }
+    md.append("Each kernel is placed against the ceiling that binds it: its threads' FMA peak"
+        + " (half of it in double precision), or the bandwidth of the level that holds its"
+        + " footprint (the bytes one op touches: JMH repeats the op, so they stay in the"
+        + " smallest measured level that holds them; memory past the largest) times its"
+        + " intensity, whichever is lower. Flops, bytes and footprint per operation are defined"
+        + " per benchmark in `Suite.work` (bytes: compulsory traffic, each input read and each"
+        + " output written once).\n\n");
     if (roof.points().isEmpty()) {
       md.append("_No kernel with a flop count was run._\n");
       return;
     }
-    md.append("| kernel | threads | flop/op | bytes/op | flop/byte | GFLOP/s | roof GFLOP/s | of roof |\n"
-        + "|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    md.append("| kernel | threads | flop/op | bytes/op | footprint | flop/byte | GFLOP/s | ceiling"
+        + " | roof GFLOP/s | of roof |\n|---|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
     for (Figures.RoofPoint p : roof.points()) {
-      // The bound of a one-thread kernel is its share of the all-threads peak.
-      double bound = Math.min(roof.bound(p.intensity()),
-          roof.peakFlopsPerSecond() * p.threads() / roof.threads());
+      double bound = roof.bound(p);
       md.append("| ").append(p.label()).append(" | ").append(p.threads()).append(" | ")
           .append(sci(p.flops())).append(" | ").append(sci(p.bytes())).append(" | ")
+          .append(bytes(p.footprint())).append(" | ")
           .append(String.format(Locale.ROOT, "%.3g", p.intensity())).append(" | ")
-          .append(num(p.flopsPerSecond() / 1e9)).append(" | ")
-          .append(Double.isFinite(bound) ? num(bound / 1e9) : "n/a").append(" | ")
-          .append(Double.isFinite(bound)
-              ? String.format(Locale.ROOT, "%.0f%%", 100 * p.flopsPerSecond() / bound) : "n/a")
-          .append(" |\n");
+          .append(num(p.flopsPerSecond() / 1e9)).append(" | ").append(roof.ceiling(p))
+          .append(" | ").append(Double.isFinite(bound) ? num(bound / 1e9) : "n/a").append(" | ")
+          .append(ofRoof(roof.ofRoof(p))).append(" |\n");
     }
+    List<Figures.RoofPoint> above = roof.above();
+    if (!above.isEmpty()) {
+      md.append("\n**Above the roof**: ").append(String.join("; ", above.stream()
+              .map(p -> p.label() + " (" + ofRoof(roof.ofRoof(p)) + " of " + roof.ceiling(p) + ")")
+              .toList()))
+          .append(". A point above its roof has a wrong count or a wrong ceiling: a bug to find,"
+              + " not a result.\n");
+    }
+  }
+
+  /** "87%", or "**154%**" above the roof. */
+  static String ofRoof(double fraction) {
+    if (!Double.isFinite(fraction)) {
+      return "n/a";
+    }
+    String s = String.format(Locale.ROOT, "%.0f%%", 100 * fraction);
+    return fraction > 1 ? "**" + s + "**" : s;
   }
 
   private static void allResults(StringBuilder md, Figures figures) {
@@ -336,7 +377,8 @@ public final class Report {
       Map<String, Object> secondary = new LinkedHashMap<>();
       x.secondary().forEach((k, v) -> secondary.put(k, metric(v)));
       e.put("secondary", secondary);
-      x.work().ifPresent(w -> e.put("work", Map.of("flops", w.flops(), "bytes", w.bytes())));
+      x.work().ifPresent(w -> e.put("work", Map.of("flops", w.flops(), "bytes", w.bytes(),
+          "footprintBytes", w.footprint())));
       results.add(e);
     }
     root.put("results", results);
@@ -399,10 +441,22 @@ public final class Report {
     } else {
       rl.put("sgemm", Map.of("unavailable", sgemm.message()));
     }
+    rl.put("oneThreadFmaPeakFlopsPerSecond", roof.oneThreadFmaPeakFlopsPerSecond());
+    rl.put("oneThreadPeakFlopsPerSecond", roof.peak(1));
     rl.put("bandwidthBytesPerSecond", roof.bandwidthBytesPerSecond());
     rl.put("bandwidthBufferBytes", roof.bandwidthBuffer());
     rl.put("threads", roof.threads());
     rl.put("ridgeFlopPerByte", roof.ridge());
+    List<Object> levels = new ArrayList<>();
+    for (Figures.Level l : roof.levels()) {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("level", l.name());
+      e.put("bufferBytes", l.bytes());
+      e.put("oneThreadBytesPerSecond", l.oneThread());
+      e.put("allThreadsBytesPerSecond", l.allThreads());
+      levels.add(e);
+    }
+    rl.put("levels", levels);
     List<Object> points = new ArrayList<>();
     for (Figures.RoofPoint p : roof.points()) {
       Map<String, Object> e = new LinkedHashMap<>();
@@ -410,9 +464,15 @@ public final class Report {
       e.put("threads", p.threads());
       e.put("flops", p.flops());
       e.put("bytes", p.bytes());
+      e.put("footprintBytes", p.footprint());
+      e.put("double", p.doubles());
       e.put("seconds", p.seconds());
       e.put("flopPerByte", p.intensity());
       e.put("flopsPerSecond", p.flopsPerSecond());
+      e.put("level", roof.level(p.footprint()).name());
+      e.put("ceiling", roof.ceiling(p));
+      e.put("roofFlopsPerSecond", roof.bound(p));
+      e.put("ofRoof", roof.ofRoof(p));
       points.add(e);
     }
     rl.put("kernels", points);

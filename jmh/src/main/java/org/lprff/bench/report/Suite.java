@@ -80,11 +80,14 @@ public final class Suite {
    * it: that point is the reference the packed widths are compared with.
    */
   public static final List<Entry> ENTRIES = List.of(
-      // The ceilings of the roofline: FMA peak and streaming read bandwidth (2 GiB: above any
-      // last-level cache), and the diamonds-shaped full training pass.
-      new Entry(Part.LIMITS, "MachineLimitsBenchmark\\.fmaPeak", "", ""),
+      // The ceilings of the roofline: FMA peak (all threads, one thread), streaming read
+      // bandwidth (2 GiB: above any last-level cache), the read bandwidth of a buffer in each
+      // cache level (one thread and all, each its own buffer), and the diamonds-shaped full
+      // training pass.
+      new Entry(Part.LIMITS, "MachineLimitsBenchmark\\.(fmaPeak|fmaPeakOneThread)", "", ""),
       new Entry(Part.LIMITS, "MachineLimitsBenchmark\\.readBandwidth",
           "bytes=2147483648", "bytes=88375296,2147483648"),
+      new Entry(Part.LIMITS, "CacheBandwidthBenchmark\\.(readOneThread|readAllThreads)", "", ""),
       new Entry(Part.LIMITS, "MachineLimitsBenchmark\\.onePass", "", ""),
       // Kernels, one thread, vector bodies (the scalar reference in the full run).
       new Entry(Part.KERNELS, "CosineBenchmark\\.vectorPolynomial", "n=8192", "n=1024,8192,65536"),
@@ -147,8 +150,34 @@ public final class Suite {
    */
   static final int COSINE_FLOPS = 27;
 
-  /** Floating-point operations and compulsory memory traffic of one benchmark operation. */
-  public record Work(double flops, double bytes) {
+  /**
+   * The buffers of CacheBandwidthBenchmark and the cache level each stays in: a buffer of
+   * another size is named by its size.
+   */
+  static final Map<Long, String> CACHE_LEVELS = Map.of(16384L, "L1", 262144L, "L2", 4194304L, "L3");
+
+  /**
+   * Floating-point operations, compulsory memory traffic and working set of one benchmark
+   * operation.
+   *
+   * @param flops operations: a float (or double) add, multiply or compare one, an FMA two
+   * @param bytes compulsory traffic: each input read once, each output written once
+   * @param footprint the bytes the operation touches: JMH repeats it, so they stay in the
+   *     smallest cache level that holds them, and that level's bandwidth is the kernel's ceiling
+   * @param doubles whether the flops are double precision: half the lanes of a float FMA, so
+   *     half the (float) FMA peak
+   */
+  public record Work(double flops, double bytes, double footprint, boolean doubles) {
+    /** Float work whose working set is its compulsory traffic. */
+    public Work(double flops, double bytes) {
+      this(flops, bytes, bytes, false);
+    }
+
+    /** Float work. */
+    public Work(double flops, double bytes, double footprint) {
+      this(flops, bytes, footprint, false);
+    }
+
     public double intensity() {
       return flops / bytes;
     }
@@ -158,46 +187,50 @@ public final class Suite {
    * The work of one operation of {@code benchmark} ({@code Class.method}) with these parameters,
    * or empty for benchmarks the roofline does not place (integer kernels, scalar references,
    * whole training epochs). Bytes are the compulsory traffic: each input read once, each output
-   * written once; a kernel whose working set stays in cache can therefore sit above the
-   * bandwidth line.
+   * written once; the footprint places the kernel at the cache level (or memory) whose
+   * bandwidth is its ceiling.
    */
   public static Optional<Work> work(String benchmark, Map<String, String> p) {
     return Optional.ofNullable(switch (benchmark) {
       // n elements: t + a, cosine, scale (COSINE_FLOPS); read t and a, write out.
       case "CosineBenchmark.vectorPolynomial" ->
           new Work((double) COSINE_FLOPS * i(p, "n"), 12.0 * i(p, "n"));
-      // log2(n) butterfly stages of n adds or subtracts, then n scaling multiplies; in place.
+      // log2(n) butterfly stages of n adds or subtracts, then n scaling multiplies; in place:
+      // n floats read and written, n floats touched.
       case "FwhtBenchmark.vector" -> {
         double n = i(p, "n");
-        yield new Work(n * (Math.log(n) / Math.log(2) + 1), 8 * n);
+        yield new Work(n * (Math.log(n) / Math.log(2) + 1), 8 * n, 4 * n);
       }
       // 256 rows (Gram.FLOAT_ROWS) x m(m+1)/2 float FMAs; read both packings of the chunk, read
-      // and write the upper triangle (double).
+      // and write the upper triangle (double); touched: the chunk and the triangle once.
       case "GramBenchmark.codes", "GramBenchmark.codesParallel" -> {
         double m = i(p, "m");
         double k = 256;
-        yield new Work(k * m * (m + 1), 8 * k * m + 8 * m * (m + 1));
+        yield new Work(k * m * (m + 1), 8 * k * m + 8 * m * (m + 1), 8 * k * m + 4 * m * (m + 1));
       }
-      // Cholesky: m^3 / 3 flops; read and write the lower triangle (the op's copy of the matrix
-      // left out).
+      // Cholesky: m^3 / 3 double flops; read and write the lower triangle (the op's copy of the
+      // matrix left out); touched: the m x m doubles.
       case "CholeskyBenchmark.lprff", "CholeskyBenchmark.lprffSingle",
           "CholeskyBenchmark.ejml", "CholeskyBenchmark.ejmlParallel" -> {
         double m = i(p, "m");
-        yield new Work(m * m * m / 3, 8 * m * m);
+        yield new Work(m * m * m / 3, 8 * m * m, 8 * m * m, true);
       }
-      // rows x m outputs of d multiply-adds; read W (m x d), x (rows x d), write rows x m.
+      // rows x m outputs of d multiply-adds; read W (m x d), x (rows x d), write rows x m;
+      // touched: W, x and one block of outputs (rows x block, overwritten block after block).
       case "DenseProjectionBenchmark.vector" -> {
         double d = i(p, "d");
         double m = i(p, "m");
         double rows = i(p, "rows");
-        yield new Work(2 * rows * m * d, 4 * (m * d + rows * d + rows * m));
+        yield new Work(2 * rows * m * d, 4 * (m * d + rows * d + rows * m),
+            4 * (m * d + rows * d + rows * i(p, "block")));
       }
       // 512 rows (ClosedFormRidge.CHUNK_ROWS) x m(m+1)/2 double FMAs; read the chunk, read and
-      // write the upper triangle.
+      // write the upper triangle; touched: the chunk and the triangle once.
       case "GramBenchmark.vector" -> {
         double m = i(p, "m");
         double k = 512;
-        yield new Work(k * m * (m + 1), 8 * (k * m + m * (m + 1)));
+        yield new Work(k * m * (m + 1), 8 * (k * m + m * (m + 1)), 8 * k * m + 4 * m * (m + 1),
+            true);
       }
       // rows x m x classes multiply-adds (dequantizing is folded into them; codebook rows look
       // their levels up instead, the same FMAs); read the packed rows once, W (classes x m
@@ -209,13 +242,15 @@ public final class Suite {
         yield new Work(2 * rows * m * c,
             rows * PackedLayout.rowBytes((int) m, i(p, "bits")) + 4 * (c * m + rows * c));
       }
-      // G += Z^T D: rows x m x classes multiply-adds; read Z and D, read and write G.
+      // G += Z^T D: rows x m x classes multiply-adds; read Z and D, read and write G; touched:
+      // Z, D and G once.
       case "PackedProductsBenchmark.accumulateVector" -> {
         double rows = i(p, "rows");
         double m = i(p, "m");
         double c = i(p, "classes");
-        yield new Work(2 * rows * m * c,
-            rows * PackedLayout.rowBytes((int) m, i(p, "bits")) + 4 * (rows * c + 2 * c * m));
+        double z = rows * PackedLayout.rowBytes((int) m, i(p, "bits"));
+        yield new Work(2 * rows * m * c, z + 4 * (rows * c + 2 * c * m),
+            z + 4 * (rows * c + c * m));
       }
       // Dense projection only: 2 d flops per feature plus the cosine; read x and W, write the
       // packed rows. Structured projections do fewer flops and are left off the roofline.

@@ -104,6 +104,8 @@ class BenchCommandTest {
         new Suite.Entry(Suite.Part.LIMITS, "MachineLimitsBenchmark\\.fmaPeak", "", ""),
         new Suite.Entry(Suite.Part.LIMITS, "MachineLimitsBenchmark\\.readBandwidth",
             "bytes=1048576", null),
+        new Suite.Entry(Suite.Part.LIMITS, "CacheBandwidthBenchmark\\.readOneThread",
+            "bytes=16384", null),
         new Suite.Entry(Suite.Part.KERNELS, "CosineBenchmark\\.vectorPolynomial", "n=1024", null),
         new Suite.Entry(Suite.Part.FEATURIZER, "FeaturizerBenchmark\\.fused",
             "d=9 m=64 bits=4 projection=dense rows=10", null),
@@ -113,17 +115,20 @@ class BenchCommandTest {
     Outcome result = run(new BenchCommand(tiny, new Suite.Timing(0, 0, 0, 1, 100)),
         "--quick", "--out", out.toString(), "--python", dir.resolve("absent-python").toString());
     assertEquals(0, result.code(), result.err());
-    assertTrue(result.err().contains("[5/5 "), result.err());
+    assertTrue(result.err().contains("[6/6 "), result.err());
     for (String file : List.of(Report.REPORT_MD, Report.RESULTS_JSON, "jmh.log", Charts.BITS_PNG,
         Charts.SKLEARN_PNG, Charts.FRONTIER_PNG, Charts.ROOFLINE_PNG)) {
       assertTrue(Files.size(out.resolve(file)) > 0, file);
     }
     assertEquals(Charts.WIDTH, ImageIO.read(out.resolve(Charts.ROOFLINE_PNG).toFile()).getWidth());
     Map<?, ?> json = (Map<?, ?>) Json.parse(Files.readString(out.resolve(Report.RESULTS_JSON)));
-    assertEquals(5, ((List<?>) json.get("results")).size());
+    assertEquals(6, ((List<?>) json.get("results")).size());
     Map<?, ?> roof = (Map<?, ?>) ((Map<?, ?>) json.get("derived")).get("roofline");
     assertTrue(((Number) roof.get("peakFlopsPerSecond")).doubleValue() > 0, roof.toString());
     assertTrue(((Number) roof.get("bandwidthBytesPerSecond")).doubleValue() > 0, roof.toString());
+    Map<?, ?> l1 = (Map<?, ?>) ((List<?>) roof.get("levels")).getFirst();
+    assertEquals("L1", l1.get("level"), roof.toString());
+    assertTrue(((Number) l1.get("oneThreadBytesPerSecond")).doubleValue() > 0, roof.toString());
     String md = Files.readString(out.resolve(Report.REPORT_MD));
     assertTrue(md.contains("**scikit-learn was not measured**"), md);
     assertTrue(md.contains("absent-python"), md);
