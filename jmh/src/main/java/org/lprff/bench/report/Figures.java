@@ -178,6 +178,26 @@ public final class Figures {
     }
   }
 
+  /**
+   * One stage of one measured featurizer shape (one thread), per row: its operations, its
+   * limit (the time at its ceiling: operations at the one-thread peak, or its bytes at its
+   * level's bandwidth, the longer) and, where a kernel benchmark of the run times it alone, that
+   * time scaled to the shape.
+   *
+   * @param measuredBy the kernel benchmark that timed it, or "" when none did
+   */
+  public record StageRow(String stage, double ops, String ceiling, double limitSeconds,
+      double measuredSeconds, String measuredBy) {
+    /** Measured over limit: how far the stage is from its limit (1 = at it); NaN unmeasured. */
+    public double timesLimit() {
+      return measuredSeconds / limitSeconds;
+    }
+  }
+
+  /** A featurizer shape's stages and the whole pass, as FeaturizerBenchmark.fused timed it. */
+  public record StageTable(String projection, int d, int m, int bits, int rows,
+      List<StageRow> stages, StageRow total) {}
+
   private record CurveSpec(String kernel, String per, String benchmark,
       Predicate<Measurement> filter, ToDoubleFunction<Measurement> valuesPerOp) {}
 
@@ -367,6 +387,126 @@ public final class Figures {
         : Double.isNaN(sgemmPeak) ? peak : Math.max(peak, sgemmPeak);
     return new Roofline(best, peak, sgemmPeak, onePeak, bandwidth, buffer, threads,
         List.copyOf(levels), points);
+  }
+
+  /**
+   * The stages of each one-thread FeaturizerBenchmark.fused shape ({@link FeaturizerStages}),
+   * each against its own limit on this run's ceilings, and timed alone where a kernel
+   * benchmark of the run measures it.
+   */
+  public List<StageTable> featurizerStages() {
+    Roofline roof = roofline();
+    List<StageTable> tables = new ArrayList<>();
+    for (Measurement f : named("FeaturizerBenchmark.fused")) {
+      String projection = f.params().get("projection");
+      int d = f.intParam("d");
+      int m = f.intParam("m");
+      int bits = f.intParam("bits");
+      int rows = f.intParam("rows");
+      List<StageRow> stages = new ArrayList<>();
+      double ops = 0;
+      double limit = 0;
+      for (FeaturizerStages.Stage s : FeaturizerStages.of(projection, d, m, bits)) {
+        StageRow row = stageRow(roof, s, d, m, bits);
+        stages.add(row);
+        ops += s.ops();
+        limit += row.limitSeconds();
+      }
+      // The stages run one after another: the pass's limit is the sum of theirs.
+      StageRow total = new StageRow("the whole pass (FeaturizerBenchmark.fused)", ops,
+          "the stages' sum", limit, f.primary().secondsPerOp() / rows, "FeaturizerBenchmark.fused");
+      tables.add(new StageTable(projection, d, m, bits, rows, stages, total));
+    }
+    tables.sort(Comparator.comparingInt(StageTable::d)
+        .thenComparing(t -> projectionOrder(t.projection())).thenComparingInt(StageTable::bits));
+    return tables;
+  }
+
+  /** One stage against its ceiling, the longer of its compute and its memory time. */
+  private StageRow stageRow(Roofline roof, FeaturizerStages.Stage s, int d, int m, int bits) {
+    double compute = s.ops() / roof.peak(1);
+    Level level = roof.level(s.footprint());
+    double bandwidth = level.bandwidth(1, threads);
+    double memory = s.bytes() / bandwidth;
+    boolean memoryBound = memory > compute;
+    double limit = Double.isNaN(memory) ? compute : Double.isNaN(compute) ? memory
+        : Math.max(compute, memory);
+    String ceiling = Double.isNaN(limit) ? "ceilings not run" : memoryBound
+        ? level.name() + " " + Report.num(bandwidth / 1e9) + " GB/s"
+        : "FMA peak " + Report.num(roof.peak(1) / 1e9) + " GFLOP/s";
+    Timed timed = stageSeconds(s, d, m, bits);
+    return new StageRow(s.name(), s.ops(), ceiling, limit, timed.seconds(), timed.by());
+  }
+
+  /** A stage's time per row as a kernel benchmark measured it, and that kernel's label. */
+  private record Timed(double seconds, String by) {
+    static final Timed NONE = new Timed(Double.NaN, "");
+  }
+
+  /**
+   * A stage's time per row as a kernel benchmark of this run measured it, scaled to the shape
+   * (by the stage's share of the kernel's operations, or per feature); NONE when none did or a
+   * difference of two came out not positive.
+   */
+  private Timed stageSeconds(FeaturizerStages.Stage s, int d, int m, int bits) {
+    String b = String.valueOf(bits);
+    Predicate<Measurement> sameBits = x -> b.equals(x.params().get("bits"));
+    Predicate<Measurement> bits16 = x -> "16".equals(x.params().get("bits"));
+    double codes = (double) m / Suite.COSINE_CODES_FEATURES;
+    double row = (double) m / Suite.QUANTIZE_FEATURES;
+    return switch (s.kernel()) {
+      case NONE -> Timed.NONE;
+      case MATRIX_PRODUCT -> scaled(find("DenseProjectionBenchmark.vector",
+          x -> x.intParam("d") == d), s.ops());
+      case FWHT -> scaled(nearest("FwhtBenchmark.vector", "n", FeaturizerStages.padded(d)),
+          s.ops());
+      case COSINE -> scaled(nearest("CosineBenchmark.vectorPolynomial", "n", m), s.ops());
+      case COSINE_CODES -> perOp(find("CosineCodesBenchmark.fusedNearest", sameBits), codes);
+      case DRAWS16 -> difference(find("CosineCodesBenchmark.fusedStochastic", sameBits),
+          find("CosineCodesBenchmark.fusedNearest", sameBits), codes);
+      case COSINE_STORE -> perOp(find("CosineCodesBenchmark.float32", x -> true), codes);
+      case ROUNDING16 -> perOp(find("QuantizeBenchmark.nearestVector", bits16), row);
+      case DRAWS32 -> difference(find("QuantizeBenchmark.stochasticVector", bits16),
+          find("QuantizeBenchmark.nearestVector", bits16), row);
+    };
+  }
+
+  /** A kernel's time scaled by operations: its time x stage ops / its op's flops. */
+  private static Timed scaled(Measurement kernel, double ops) {
+    if (kernel == null || kernel.work().isEmpty()) {
+      return Timed.NONE;
+    }
+    return new Timed(kernel.primary().secondsPerOp() * ops / kernel.work().get().flops(),
+        kernel.label() + ", scaled by operations");
+  }
+
+  /** A kernel's time times {@code ops} of its ops. */
+  private static Timed perOp(Measurement kernel, double ops) {
+    return kernel == null ? Timed.NONE
+        : new Timed(kernel.primary().secondsPerOp() * ops, kernel.label());
+  }
+
+  /**
+   * A kernel's time minus another's (the same op without the stage), times {@code ops} of its
+   * ops; NONE when either was not measured or the difference is not positive.
+   */
+  private static Timed difference(Measurement kernel, Measurement without, double ops) {
+    if (kernel == null || without == null) {
+      return Timed.NONE;
+    }
+    double t = kernel.primary().secondsPerOp() - without.primary().secondsPerOp();
+    return t > 0 ? new Timed(t * ops, kernel.label() + " minus " + without.benchmark())
+        : Timed.NONE;
+  }
+
+  private Measurement find(String benchmark, Predicate<Measurement> filter) {
+    return named(benchmark).stream().filter(filter).findFirst().orElse(null);
+  }
+
+  /** The measurement of {@code benchmark} whose {@code param} is nearest {@code target} (log). */
+  private Measurement nearest(String benchmark, String param, int target) {
+    return named(benchmark).stream().min(Comparator.comparingDouble(
+        x -> Math.abs(Math.log((double) x.intParam(param) / target)))).orElse(null);
   }
 
   /** Whether a benchmark runs on the common pool (all threads) rather than one thread. */

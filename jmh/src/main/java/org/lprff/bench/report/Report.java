@@ -255,7 +255,8 @@ public final class Report {
         + " smallest measured level that holds them; memory past the largest) times its"
         + " intensity, whichever is lower. Flops, bytes and footprint per operation are defined"
         + " per benchmark in `Suite.work` (bytes: compulsory traffic, each input read and each"
-        + " output written once).\n\n");
+        + " output written once); the featurizer counts the operations its stages perform"
+        + " (`FeaturizerStages`), integer lane operations too.\n\n");
     if (roof.points().isEmpty()) {
       md.append("_No kernel with a flop count was run._\n");
       return;
@@ -280,6 +281,7 @@ public final class Report {
           .append(". A point above its roof has a wrong count or a wrong ceiling: a bug to find,"
               + " not a result.\n");
     }
+    stagesSection(md, figures);
   }
 
   /** "87%", or "**154%**" above the roof. */
@@ -289,6 +291,43 @@ public final class Report {
     }
     String s = String.format(Locale.ROOT, "%.0f%%", 100 * fraction);
     return fraction > 1 ? "**" + s + "**" : s;
+  }
+
+  /** Per featurizer shape (one thread), each stage against its own limit. */
+  private static void stagesSection(StringBuilder md, Figures figures) {
+    List<Figures.StageTable> tables = figures.featurizerStages();
+    if (tables.isEmpty()) {
+      return;
+    }
+    md.append("\n### The featurizer's stages\n\nPer row of FeaturizerBenchmark.fused (one thread),"
+        + " each stage's operations (`FeaturizerStages`: counted from the code, integer lane"
+        + " operations one each, an FMA two), its limit (its operations at one thread's FMA"
+        + " peak, or its bytes at the bandwidth of the level it works in, the longer) and, where"
+        + " a kernel benchmark of this run times the stage alone, that time scaled to the shape."
+        + " x limit = measured / limit: 1 is at the limit; **bold** below 1, a stage faster than"
+        + " its limit (a wrong count or ceiling). The whole pass's limit is the stages' sum.\n");
+    for (Figures.StageTable t : tables) {
+      md.append("\n").append(t.projection()).append(", d = ").append(t.d()).append(", m = ")
+          .append(t.m()).append(", ").append(t.bits() == 32 ? "float32" : t.bits() + "-bit")
+          .append(", ").append(t.rows()).append(" rows:\n\n| stage | ops/row | ceiling |"
+              + " limit us/row | measured us/row | x limit | measured by |\n"
+              + "|---|---:|---|---:|---:|---:|---|\n");
+      for (Figures.StageRow r : t.stages()) {
+        stageRow(md, r);
+      }
+      stageRow(md, t.total());
+    }
+  }
+
+  private static void stageRow(StringBuilder md, Figures.StageRow r) {
+    double x = r.timesLimit();
+    String times = Double.isFinite(x) ? String.format(Locale.ROOT, "%.2fx", x) : "n/a";
+    md.append("| ").append(r.stage()).append(" | ").append(sci(r.ops())).append(" | ")
+        .append(r.ceiling()).append(" | ").append(num(r.limitSeconds() * 1e6)).append(" | ")
+        .append(num(r.measuredSeconds() * 1e6)).append(" | ")
+        .append(x < 1 ? "**" + times + "**" : times).append(" | ")
+        .append(r.measuredBy().isEmpty() ? "not timed alone" : "`" + r.measuredBy() + "`")
+        .append(" |\n");
   }
 
   private static void allResults(StringBuilder md, Figures figures) {
@@ -477,11 +516,39 @@ public final class Report {
     }
     rl.put("kernels", points);
     derived.put("roofline", rl);
+    List<Object> stages = new ArrayList<>();
+    for (Figures.StageTable table : figures.featurizerStages()) {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("projection", table.projection());
+      e.put("d", table.d());
+      e.put("m", table.m());
+      e.put("bits", table.bits());
+      e.put("rows", table.rows());
+      List<Object> rows = new ArrayList<>();
+      for (Figures.StageRow row : table.stages()) {
+        rows.add(stage(row));
+      }
+      e.put("stages", rows);
+      e.put("total", stage(table.total()));
+      stages.add(e);
+    }
+    derived.put("featurizerStages", stages);
     root.put("derived", derived);
     if (timeToModel != null) {
       root.put("timeToModel", TimeToModel.json(timeToModel));
     }
     return root;
+  }
+
+  private static Map<String, Object> stage(Figures.StageRow r) {
+    Map<String, Object> e = new LinkedHashMap<>();
+    e.put("stage", r.stage());
+    e.put("opsPerRow", r.ops());
+    e.put("ceiling", r.ceiling());
+    e.put("limitSecondsPerRow", r.limitSeconds());
+    e.put("measuredSecondsPerRow", r.measuredSeconds());
+    e.put("measuredBy", r.measuredBy());
+    return e;
   }
 
   private static Map<String, Object> metric(Measurement.Metric m) {

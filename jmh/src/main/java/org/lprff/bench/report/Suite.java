@@ -101,7 +101,9 @@ public final class Suite {
       // The same step per quantizer, stochastic rounding the reference (full run only).
       new Entry(Part.KERNELS, "CosineQuantizersBenchmark\\.vector", null,
           "bits=4 quantizer=stochastic,shared-threshold,lloyd-max,sigma-delta:1:8"),
-      new Entry(Part.KERNELS, "FwhtBenchmark\\.vector", "n=8192", "n=1024,8192,65536"),
+      // n = 128 and 1024: the structured featurizer's transforms at d = 90 and 784 (p = n).
+      new Entry(Part.KERNELS, "FwhtBenchmark\\.vector", "n=128,1024,8192",
+          "n=128,1024,8192,65536"),
       new Entry(Part.KERNELS, "FwhtBenchmark\\.scalar", null, "n=8192"),
       new Entry(Part.KERNELS, "DenseProjectionBenchmark\\.vector", "d=784", "d=9,90,784"),
       new Entry(Part.KERNELS, "GramBenchmark\\.vector", "m=1024", "m=512,1024"),
@@ -156,11 +158,18 @@ public final class Suite {
    */
   static final Map<Long, String> CACHE_LEVELS = Map.of(16384L, "L1", 262144L, "L2", 4194304L, "L3");
 
+  /** Features of one CosineCodesBenchmark op (its private M: one row's block). */
+  static final int COSINE_CODES_FEATURES = 512;
+
+  /** Features of one QuantizeBenchmark op (its FEATURES: one row). */
+  static final int QUANTIZE_FEATURES = 4096;
+
   /**
    * Floating-point operations, compulsory memory traffic and working set of one benchmark
    * operation.
    *
-   * @param flops operations: a float (or double) add, multiply or compare one, an FMA two
+   * @param flops operations: a float (or double) add, multiply or compare one, an FMA two; the
+   *     featurizer's integer lane operations (draws, codes) count one each
    * @param bytes compulsory traffic: each input read once, each output written once
    * @param footprint the bytes the operation touches: JMH repeats it, so they stay in the
    *     smallest cache level that holds them, and that level's bandwidth is the kernel's ceiling
@@ -252,18 +261,10 @@ public final class Suite {
         yield new Work(2 * rows * m * c, z + 4 * (rows * c + 2 * c * m),
             z + 4 * (rows * c + c * m));
       }
-      // Dense projection only: 2 d flops per feature plus the cosine; read x and W, write the
-      // packed rows. Structured projections do fewer flops and are left off the roofline.
-      case "FeaturizerBenchmark.fused", "FeaturizerBenchmark.fusedCommonPool" -> {
-        if (!"dense".equals(p.get("projection"))) {
-          yield null;
-        }
-        double d = i(p, "d");
-        double m = i(p, "m");
-        double rows = i(p, "rows");
-        yield new Work(rows * m * (2 * d + COSINE_FLOPS),
-            4 * (rows * d + m * d) + rows * PackedLayout.rowBytes((int) m, i(p, "bits")));
-      }
+      // Every projection, by the operations its stages perform (FeaturizerStages).
+      case "FeaturizerBenchmark.fused", "FeaturizerBenchmark.fusedCommonPool" ->
+          FeaturizerStages.work(p.get("projection"), i(p, "d"), i(p, "m"), i(p, "bits"),
+              i(p, "rows"));
       // One objective pass per op (the secondary result is time per pass): a forward and a
       // transposed multiply-add per (row, feature); the packed file is read once per pass (the
       // pass fuses both products per chunk of 256 rows), b-bit codes or float32 (bits = 32).

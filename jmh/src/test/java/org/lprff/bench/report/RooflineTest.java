@@ -18,7 +18,8 @@ import org.lprff.report.Json;
 
 /**
  * Each roofline point against the ceiling that binds it (its cache level's bandwidth, its
- * threads' peak), and the points above their roof in bold.
+ * threads' peak), the points above their roof in bold, and the featurizer's stages by their
+ * operations.
  */
 class RooflineTest {
 
@@ -137,5 +138,99 @@ class RooflineTest {
     Report.write(dir, ReportTest.MACHINE, ReportTest.run(),
         new Figures(m, ReportTest.sklearn(), 2));
     assertFalse(Files.readString(dir.resolve(Report.REPORT_MD)).contains("Above the roof"));
+  }
+
+  /**
+   * Fastfood, d = 9 (p = 16), m = 64 (4 blocks), 4 bits, 10 rows, counted by hand: per block
+   * two FWHTs of 16 x 4 adds (128) and three diagonals of 16 multiplies (48): 704 a row; per
+   * feature the cosine (17), the code (8) and a 16-bit draw (91 / 8 + 2 = 13.375): 64 x 38.375
+   * = 2456 a row.
+   */
+  @Test
+  void theStructuredFeaturizerIsCountedByItsOperations() {
+    Map<String, String> p = Map.of("projection", "fastfood", "d", "9", "m", "64", "bits", "4",
+        "rows", "10");
+    Suite.Work w = Suite.work("FeaturizerBenchmark.fused", p).orElseThrow();
+    assertEquals(10 * (704 + 2456), w.flops(), 1e-9);
+    // Rows read (10 x 9 floats), 4 vectors of 16 per block, the phases, 10 packed rows of 32 B.
+    assertEquals(4 * 90 + 16 * 64 + 4 * 64 + 10 * 32, w.bytes(), 1e-9);
+    // Circulant, float32: per block the signs (16), two FFTs of 8 complex points, 4 x 3
+    // butterflies of 10 flops each (240), the spectral step, 14 flops for each of 8 positions
+    // (112): 368, x 4 blocks; the full cosine, 27 a feature.
+    Map<String, String> c = Map.of("projection", "circulant", "d", "9", "m", "64", "bits", "32",
+        "rows", "10");
+    assertEquals(10 * (4 * 368 + 27 * 64),
+        Suite.work("FeaturizerBenchmark.fusedCommonPool", c).orElseThrow().flops(), 1e-9);
+    // Orthogonal, 8-bit: three normalized FWHTs (3 x (64 + 16)) and four diagonals (64) per
+    // block; the 8-bit cosine's longer polynomial (19).
+    Map<String, String> o = Map.of("projection", "orthogonal", "d", "9", "m", "64", "bits", "8",
+        "rows", "10");
+    assertEquals(10 * (4 * (240 + 64) + 64 * (19 + 8 + 13.375)),
+        Suite.work("FeaturizerBenchmark.fused", o).orElseThrow().flops(), 1e-9);
+  }
+
+  /**
+   * The stages of one measured featurizer shape against their limits, timed by the kernels
+   * where the run measured them: fastfood, d = 90 (p = 128), m = 2048, 4-bit, 250 rows.
+   */
+  @Test
+  void eachFeaturizerStageAgainstItsOwnLimit() {
+    List<Measurement> m = ceilings(true);
+    m.add(avgt("FeaturizerBenchmark.fused", Map.of("projection", "fastfood", "d", "90", "m",
+        "2048", "bits", "4", "rows", "250"), 5, "ms/op"));
+    // FWHT of 128: 128 x 8 flops in 50 ns.
+    m.add(avgt("FwhtBenchmark.vector", Map.of("n", "128"), 50, "ns/op"));
+    m.add(avgt("CosineCodesBenchmark.fusedNearest", Map.of("bits", "4"), 250, "ns/op"));
+    m.add(avgt("CosineCodesBenchmark.fusedStochastic", Map.of("bits", "4"), 600, "ns/op"));
+    Figures figures = new Figures(m, ReportTest.sklearn(), 2);
+    List<Figures.StageTable> tables = figures.featurizerStages();
+    assertEquals(1, tables.size());
+    List<Figures.StageRow> stages = tables.getFirst().stages();
+    assertEquals(4, stages.size());
+
+    Figures.StageRow transforms = stages.get(0);
+    // 16 blocks x 2 x 128 x 7 adds at 60 GFLOP/s: 0.478 us; its 32 KiB of traffic within the
+    // group's 12 KiB (L1, 200 GB/s) take 0.164.
+    assertEquals(16 * 2 * 128 * 7, transforms.ops());
+    assertEquals(transforms.ops() / 60e9, transforms.limitSeconds(), 1e-18);
+    assertEquals("FMA peak 60.0 GFLOP/s", transforms.ceiling());
+    // The kernel's rate: 50 ns per 1024 operations.
+    assertEquals(50e-9 * transforms.ops() / 1024, transforms.measuredSeconds(), 1e-18);
+    assertTrue(transforms.measuredBy().startsWith("FwhtBenchmark.vector n=128"),
+        transforms.measuredBy());
+
+    Figures.StageRow diagonals = stages.get(1);
+    // 16 blocks x 3 x 128 multiplies (0.102 us at the peak), but each diagonal reads and
+    // writes the row's 128 floats: 48 KiB at L1's 200 GB/s, 0.246 us. No kernel times it.
+    assertEquals(16 * 3 * 8 * 128 / 2e11, diagonals.limitSeconds(), 1e-18);
+    assertEquals("L1 200 GB/s", diagonals.ceiling());
+    assertTrue(Double.isNaN(diagonals.measuredSeconds()));
+    Figures.StageRow cosine = stages.get(2);
+    assertEquals(2048 * 25, cosine.ops());
+    // 12.5 bytes a feature through the 64 KiB scratch (32 rows x 512 floats): L2, 1.28 us,
+    // longer than 0.853 at the peak.
+    assertEquals(2048 * 12.5 / 2e10, cosine.limitSeconds(), 1e-18);
+    assertEquals("L2 20.0 GB/s", cosine.ceiling());
+    assertEquals(250e-9 * 4, cosine.measuredSeconds(), 1e-18); // 2048 features = 4 kernel ops
+    Figures.StageRow draws = stages.get(3);
+    assertEquals(2048 * 13.375, draws.ops());
+    assertEquals(350e-9 * 4, draws.measuredSeconds(), 1e-18); // stochastic minus nearest
+
+    Figures.StageRow total = tables.getFirst().total();
+    assertEquals(5e-3 / 250, total.measuredSeconds(), 1e-15);
+    double limits = stages.stream().mapToDouble(Figures.StageRow::limitSeconds).sum();
+    assertEquals(limits, total.limitSeconds(), 1e-18);
+    assertEquals(transforms.ops() + diagonals.ops() + cosine.ops() + draws.ops(), total.ops());
+    assertEquals(total.ops() * 250, Suite.work("FeaturizerBenchmark.fused",
+        m.get(m.size() - 4).params()).orElseThrow().flops(), 1e-6);
+
+    String md = Report.markdown(ReportTest.MACHINE, ReportTest.run(), figures);
+    assertTrue(md.contains("### The featurizer's stages"), md);
+    assertTrue(md.contains("fastfood, d = 90, m = 2048, 4-bit, 250 rows:"), md);
+    // The cosine kernel beats its limit: bold, a count or a ceiling to fix.
+    assertTrue(md.contains(
+        "| 1.28 | 1.00 | **0.78x** | `CosineCodesBenchmark.fusedNearest bits=4` |"), md);
+    assertTrue(md.contains("| diagonals B, G Pi, S | 6.14e+03 | L1 200 GB/s | 0.246 | n/a | n/a |"
+        + " not timed alone |"), md);
   }
 }
