@@ -28,9 +28,21 @@ public final class Report {
   /**
    * How the run went: its command line, quick or full, JMH settings, when it started and how
    * long it and its parts took, and the benchmarks that failed (see jmh.log).
+   *
+   * @param timing the run's JMH settings
+   * @param forked the settings of the entries that run on their own (the featurizer and the
+   *     packed products: 3 forks), or null when none ran
    */
-  public record RunInfo(String command, boolean quick, Suite.Timing timing, ZonedDateTime started,
-      Duration duration, Duration jmh, Duration sklearn, List<String> failures) {}
+  public record RunInfo(String command, boolean quick, Suite.Timing timing, Suite.Timing forked,
+      ZonedDateTime started, Duration duration, Duration jmh, Duration sklearn,
+      List<String> failures) {
+
+    /** A run whose entries all ran on the run's settings. */
+    public RunInfo(String command, boolean quick, Suite.Timing timing, ZonedDateTime started,
+        Duration duration, Duration jmh, Duration sklearn, List<String> failures) {
+      this(command, quick, timing, null, started, duration, jmh, sklearn, failures);
+    }
+  }
 
   private Report() {}
 
@@ -80,10 +92,11 @@ public final class Report {
         + machine.threads() + " (the caller and the common pool) for `fusedCommonPool`, the"
         + " other MachineLimitsBenchmark and `readAllThreads`; scikit-learn with 1 and "
         + machine.threads() + " BLAS threads");
-    row(md, "run", (run.quick() ? "quick" : "full") + ": JMH " + t.forks() + " fork(s), "
-        + t.warmups() + " x " + t.warmupMillis() + " ms warm-up, " + t.iterations() + " x "
-        + t.iterationMillis() + " ms measurement per benchmark; " + figures.measurements().size()
-        + " results" + (run.failures().isEmpty() ? "" : ", " + run.failures().size() + " failed"));
+    row(md, "run", (run.quick() ? "quick" : "full") + ": JMH " + settings(t) + " per benchmark"
+        + (run.forked() == null ? ""
+            : "; the featurizer and the packed products " + settings(run.forked()))
+        + "; " + figures.measurements().size() + " results"
+        + (run.failures().isEmpty() ? "" : ", " + run.failures().size() + " failed"));
     row(md, "started", run.started().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
     row(md, "duration", human(run.duration()) + " (JMH " + human(run.jmh()) + ", scikit-learn "
         + human(run.sklearn()) + (timeToModel == null ? "" : ", time to model "
@@ -120,6 +133,12 @@ public final class Report {
     }
     allResults(md, figures);
     return md.toString();
+  }
+
+  /** "3 fork(s), 5 x 1000 ms warm-up, 5 x 500 ms measurement". */
+  static String settings(Suite.Timing t) {
+    return t.forks() + " fork(s), " + t.warmups() + " x " + t.warmupMillis() + " ms warm-up, "
+        + t.iterations() + " x " + t.iterationMillis() + " ms measurement";
   }
 
   private static void bitsSection(StringBuilder md, Figures figures) {
@@ -394,9 +413,10 @@ public final class Report {
     r.put("command", run.command());
     r.put("quick", run.quick());
     Suite.Timing t = run.timing();
-    r.put("jmh", Map.of("forks", t.forks(), "warmupIterations", t.warmups(),
-        "warmupMillis", t.warmupMillis(), "iterations", t.iterations(),
-        "iterationMillis", t.iterationMillis()));
+    r.put("jmh", timing(t));
+    if (run.forked() != null) {
+      r.put("jmhFeaturizerAndProducts", timing(run.forked()));
+    }
     r.put("started", run.started().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
     r.put("durationSeconds", run.duration().toMillis() / 1e3);
     r.put("jmhSeconds", run.jmh().toMillis() / 1e3);
@@ -538,6 +558,12 @@ public final class Report {
       root.put("timeToModel", TimeToModel.json(timeToModel));
     }
     return root;
+  }
+
+  private static Map<String, Object> timing(Suite.Timing t) {
+    return Map.of("forks", t.forks(), "warmupIterations", t.warmups(),
+        "warmupMillis", t.warmupMillis(), "iterations", t.iterations(),
+        "iterationMillis", t.iterationMillis());
   }
 
   private static Map<String, Object> stage(Figures.StageRow r) {

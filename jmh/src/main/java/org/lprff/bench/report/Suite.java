@@ -36,10 +36,25 @@ public final class Suite {
    * "name=v1,v2 name=v3"} ({@code ""}: the benchmark's own {@code @Param} values; {@code null}:
    * not in that run).
    */
-  public record Entry(Part part, String benchmark, String quick, String full) {
+  public record Entry(Part part, String benchmark, String quick, String full, Timing quickTiming,
+      Timing fullTiming) {
     public Entry {
       Objects.requireNonNull(part);
       Objects.requireNonNull(benchmark);
+    }
+
+    /** An entry on the run's iteration settings. */
+    public Entry(Part part, String benchmark, String quick, String full) {
+      this(part, benchmark, quick, full, null, null);
+    }
+
+    /**
+     * This entry's iteration settings in the quick or the full run: its own when it has them
+     * ({@code quickTiming}, {@code fullTiming}), else {@code run}'s.
+     */
+    public Timing timing(boolean quickRun, Timing run) {
+      Timing own = quickRun ? quickTiming : fullTiming;
+      return own != null ? own : run;
     }
 
     /** The JMH include regex of this entry. */
@@ -54,17 +69,53 @@ public final class Suite {
     }
   }
 
-  /** JMH's iteration settings of one run. */
-  public record Timing(int forks, int warmups, long warmupMillis, int iterations, long iterationMillis) {}
+  /** JMH's iteration settings of a run or of an entry. */
+  public record Timing(int forks, int warmups, long warmupMillis, int iterations, long iterationMillis) {
+
+    /** A forked JVM's start and the benchmark's set-up, roughly: for estimates only. */
+    static final long FORK_START_MILLIS = 1000;
+
+    /** These settings with {@code n} forks. */
+    public Timing withForks(int n) {
+      return new Timing(n, warmups, warmupMillis, iterations, iterationMillis);
+    }
+
+    /**
+     * The seconds {@code configurations} benchmark configurations take, estimated from the
+     * counts: per fork the warm-up, the measurement and {@link #FORK_START_MILLIS} (none for
+     * forks = 0, one run in this JVM).
+     */
+    public double seconds(int configurations) {
+      long perFork = warmups * warmupMillis + iterations * iterationMillis
+          + (forks > 0 ? FORK_START_MILLIS : 0);
+      return (double) configurations * Math.max(1, forks) * perFork / 1e3;
+    }
+  }
 
   /**
-   * Short iterations: the quick run is at most 5 minutes on 2 cores, forks included. The warm-up
-   * is what C2 needs to compile the Vector API bodies (interpreted, they run ~1000x slower).
+   * Short iterations for the kernels and ceilings of the quick run. The warm-up is what C2
+   * needs to compile the Vector API bodies (interpreted, they run ~1000x slower).
    */
   public static final Timing QUICK = new Timing(1, 4, 500, 3, 300);
 
-  /** The full run: about 25 minutes on 2 cores. */
+  /** The full run's kernels and ceilings. */
   public static final Timing FULL = new Timing(1, 2, 1000, 5, 1000);
+
+  /**
+   * The featurizer and the packed products in the quick run: 3 forks (a JVM whose JIT took
+   * another path shows as a spread between forks), and 5 x 1 s of warm-up, so that a kernel C2
+   * compiles late is compiled before the measurement and the quick ratios match the full run's.
+   * With them the quick run takes about 17 minutes on 2 cores (34 of these configurations x 3
+   * forks x 8.5 s, 37 others x 3.9 s; {@code --list} prints the estimate).
+   */
+  public static final Timing QUICK_FORKED = new Timing(3, 5, 1000, 5, 500);
+
+  /**
+   * The featurizer and the packed products in the full run: its iterations over 3 forks. The
+   * full run takes about 40 minutes on 2 cores (72 of these configurations x 3 forks x 8 s, 81
+   * others x 8 s).
+   */
+  public static final Timing FULL_FORKED = FULL.withForks(3);
 
   /** The featurizer shapes compared with scikit-learn in the quick and the full run. */
   static final int QUICK_FEATURES = 2048;
@@ -117,21 +168,25 @@ public final class Suite {
       new Entry(Part.KERNELS, "QuantizeBenchmark\\.(stochastic|nearest)Vector",
           "bits=1,4,8,16", "bits=1,2,4,8,16"),
       new Entry(Part.KERNELS, "QuantizeBenchmark\\.stochasticScalar", null, "bits=4"),
+      // The packed products over 3 forks, as the featurizer (QUICK_FORKED, FULL_FORKED).
       new Entry(Part.KERNELS, "PackedProductsBenchmark\\.(forward|accumulate)Vector",
-          "bits=1,4,8,32 classes=1,10", "bits=1,2,4,8,16,32 classes=1,10"),
+          "bits=1,4,8,32 classes=1,10", "bits=1,2,4,8,16,32 classes=1,10", QUICK_FORKED,
+          FULL_FORKED),
       // Codebook rows (values levels[code], Lloyd-Max) beside the affine rows of the same shapes.
       new Entry(Part.KERNELS, "PackedProductsBenchmark\\.(forward|accumulate)Vector", null,
-          "decoding=codebook bits=1,4,8 classes=1,10"),
+          "decoding=codebook bits=1,4,8 classes=1,10", null, FULL_FORKED),
       new Entry(Part.KERNELS, "PackedUnpackBenchmark\\.unpackVector", null, "bits=1,2,4,8,16"),
       // The featurizer beside scikit-learn: d = 90 and 784, 4 bits and float32, one thread and
       // the common pool, per projection (dense and fastfood in the quick run); then a bit sweep.
+      // 3 forks each, with the quick run's longer warm-up (QUICK_FORKED, FULL_FORKED).
       new Entry(Part.FEATURIZER, "FeaturizerBenchmark\\.(fused|fusedCommonPool)",
           "d=90,784 m=" + QUICK_FEATURES + " bits=4,32 projection=dense,fastfood rows=" + QUICK_ROWS,
           "d=90,784 m=" + FULL_FEATURES + " bits=4,32 projection=dense,circulant,fastfood,orthogonal"
-              + " rows=" + FULL_ROWS),
+              + " rows=" + FULL_ROWS, QUICK_FORKED, FULL_FORKED),
       new Entry(Part.FEATURIZER, "FeaturizerBenchmark\\.fused",
           "d=90 m=" + QUICK_FEATURES + " bits=1,8 projection=fastfood rows=" + QUICK_ROWS,
-          "d=90 m=" + FULL_FEATURES + " bits=1,2,8,16 projection=fastfood rows=" + FULL_ROWS),
+          "d=90 m=" + FULL_FEATURES + " bits=1,2,8,16 projection=fastfood rows=" + FULL_ROWS,
+          QUICK_FORKED, FULL_FORKED),
       // Training: one SGD epoch per bit width, float32 (b = 32) the reference.
       new Entry(Part.TRAINING, "TrainingBenchmark\\.sgdEpoch",
           "bits=1,4,8,32 classes=1", "bits=1,2,4,8,16,32 classes=1,10"));
