@@ -30,10 +30,11 @@ final class FeaturizerStages {
   static final double THREEFRY_OPS = 91;
 
   /**
-   * One 16-bit draw (b <= 8: {@code VectorCounterRng.fillBits16}): a block gives 4 words of 2
-   * halves, and each half a shift and a mask.
+   * One 8-bit draw (b <= 8, {@code lprff.rng} = threefry4x32-13:8: {@code
+   * VectorCounterRng.drawBlock8}): a block gives 4 words of 4 bytes, and each byte a shift, a
+   * mask, and the shift and or that make it the rounding's fixed-point draw.
    */
-  static final double DRAW16_OPS = THREEFRY_OPS / 8 + 2;
+  static final double DRAW8_OPS = THREEFRY_OPS / 16 + 4;
 
   /**
    * One 32-bit draw of b = 16 ({@code VectorRounding}: whole words, 4 a block) and its uniform
@@ -80,7 +81,7 @@ final class FeaturizerStages {
     /** CosineCodesBenchmark.fusedNearest at the same b, per feature. */
     COSINE_CODES,
     /** CosineCodesBenchmark.fusedStochastic minus fusedNearest at the same b, per feature. */
-    DRAWS16,
+    DRAWS,
     /** CosineCodesBenchmark.float32, per feature. */
     COSINE_STORE,
     /** CosineBenchmark.vectorPolynomial at the measured n nearest m, per feature. */
@@ -168,9 +169,9 @@ final class FeaturizerStages {
       double cosine = bits <= 4 ? 17 : 19;
       stages.add(new Stage("cosine at b's precision, rounding, packing (one kernel)",
           m * (cosine + CODE_OPS), m * (12 + bits / 8.0), scratch, Kernel.COSINE_CODES));
-      // The block's 16-bit draws first, into the thread's array (VectorCounterRng.drawBlock16).
-      stages.add(new Stage("draws, 16 bits a feature (Threefry-4x32-13)", m * DRAW16_OPS,
-          4.0 * m, 4.0 * block(projection, d, m), Kernel.DRAWS16));
+      // The block's 8-bit draws first, into the thread's array (VectorCounterRng.drawBlock8).
+      stages.add(new Stage("draws, 8 bits a feature (Threefry-4x32-13)", m * DRAW8_OPS,
+          4.0 * m, 4.0 * block(projection, d, m), Kernel.DRAWS));
     } else if (bits == 16) {
       stages.add(new Stage("cosine", m * (double) Suite.COSINE_FLOPS, 12.0 * m, scratch,
           Kernel.COSINE));

@@ -462,7 +462,7 @@ public final class Figures {
           s.ops());
       case COSINE -> scaled(nearest("CosineBenchmark.vectorPolynomial", "n", m), s.ops());
       case COSINE_CODES -> perOp(find("CosineCodesBenchmark.fusedNearest", sameBits), codes);
-      case DRAWS16 -> difference(find("CosineCodesBenchmark.fusedStochastic", sameBits),
+      case DRAWS -> difference(find("CosineCodesBenchmark.fusedStochastic", sameBits),
           find("CosineCodesBenchmark.fusedNearest", sameBits), codes);
       case COSINE_STORE -> perOp(find("CosineCodesBenchmark.float32", x -> true), codes);
       case ROUNDING16 -> perOp(find("QuantizeBenchmark.nearestVector", bits16), row);
