@@ -143,15 +143,15 @@ class RooflineTest {
   /**
    * Fastfood, d = 9 (p = 16), m = 64 (4 blocks), 4 bits, 10 rows, counted by hand: per block
    * two FWHTs of 16 x 4 adds (128) and three diagonals of 16 multiplies (48): 704 a row; per
-   * feature the cosine (17), the code (8) and a 16-bit draw (91 / 8 + 2 = 13.375): 64 x 38.375
-   * = 2456 a row.
+   * feature the cosine (17), the code (8) and an 8-bit draw (91 / 16 + 4 = 9.6875): 64 x 34.6875
+   * = 2220 a row.
    */
   @Test
   void theStructuredFeaturizerIsCountedByItsOperations() {
     Map<String, String> p = Map.of("projection", "fastfood", "d", "9", "m", "64", "bits", "4",
         "rows", "10");
     Suite.Work w = Suite.work("FeaturizerBenchmark.fused", p).orElseThrow();
-    assertEquals(10 * (704 + 2456), w.flops(), 1e-9);
+    assertEquals(10 * (704 + 2220), w.flops(), 1e-9);
     // Rows read (10 x 9 floats), 4 vectors of 16 per block, the phases, 10 packed rows of 32 B.
     assertEquals(4 * 90 + 16 * 64 + 4 * 64 + 10 * 32, w.bytes(), 1e-9);
     // Circulant, float32: per block the signs (16), two FFTs of 8 complex points, 4 x 3
@@ -165,7 +165,7 @@ class RooflineTest {
     // block; the 8-bit cosine's longer polynomial (19).
     Map<String, String> o = Map.of("projection", "orthogonal", "d", "9", "m", "64", "bits", "8",
         "rows", "10");
-    assertEquals(10 * (4 * (240 + 64) + 64 * (19 + 8 + 13.375)),
+    assertEquals(10 * (4 * (240 + 64) + 64 * (19 + 8 + 9.6875)),
         Suite.work("FeaturizerBenchmark.fused", o).orElseThrow().flops(), 1e-9);
   }
 
@@ -213,7 +213,7 @@ class RooflineTest {
     assertEquals("L2 20.0 GB/s", cosine.ceiling());
     assertEquals(250e-9 * 4, cosine.measuredSeconds(), 1e-18); // 2048 features = 4 kernel ops
     Figures.StageRow draws = stages.get(3);
-    assertEquals(2048 * 13.375, draws.ops());
+    assertEquals(2048 * 9.6875, draws.ops());
     assertEquals(350e-9 * 4, draws.measuredSeconds(), 1e-18); // stochastic minus nearest
 
     Figures.StageRow total = tables.getFirst().total();
