@@ -70,7 +70,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       2 multiply-adds per (row, feature): one forward, one transposed.
  * </ul>
  *
- * <p>Threads: all three run on the library's parallelism, {@link ParallelTasks#run} over {@link
+ * <p>{@link #fmaPeakOneThread} is the FMA loop on the benchmark thread alone: one core's peak.
+ *
+ * <p>Threads: the other three run on the library's parallelism, {@link ParallelTasks#run} over {@link
  * ForkJoinPool#commonPool()} (the calling thread plus the pool's workers pull task indices from
  * one counter): on a 2-core machine the pool has 1 worker, so 2 threads. The read is cut into
  * blocks of 1 MiB and the FMA loop into 16 equal tasks, so a core slowed by another tenant
@@ -252,6 +254,20 @@ public class MachineLimitsBenchmark {
       total += p;
     }
     counter.laneFmas += (long) FMA_TASKS * FMA_TRIPS * FMA_ACCUMULATORS * FLOATS.length();
+    return total;
+  }
+
+  /**
+   * {@link #fmaPeak}'s loop on the benchmark thread alone, 2 tasks' worth per op: one core's
+   * peak, the ceiling of the one-thread kernels. It can exceed the all-threads peak divided by
+   * the threads (a core alone may clock higher), so that share is no ceiling for them.
+   */
+  @Benchmark
+  @BenchmarkMode(Mode.Throughput)
+  @OutputTimeUnit(TimeUnit.SECONDS)
+  public float fmaPeakOneThread(LaneFmas counter) {
+    float total = fmas(0) + fmas(1);
+    counter.laneFmas += 2L * FMA_TRIPS * FMA_ACCUMULATORS * FLOATS.length();
     return total;
   }
 

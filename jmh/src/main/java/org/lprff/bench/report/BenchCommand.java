@@ -42,10 +42,12 @@ import picocli.CommandLine.Spec;
             + " result, the scikit-learn timings, the derived figures) and four PNG plots:"
             + " throughput vs bits per kernel, the featurizer beside scikit-learn, the"
             + " memory-vs-speed frontier of training epochs per bit width, and a roofline on"
-            + " this machine's measured FMA peak and read bandwidth.",
+            + " this machine's measured FMA peak and the read bandwidth of memory and of each"
+            + " cache level, each kernel under the ceiling that binds it.",
         "",
-        "The quick run takes at most about 5 minutes on 2 cores; the full run about 25 to 30"
-            + " (the report states its duration). Progress goes to standard error, JMH's own"
+        "The quick run takes about 17 minutes on 2 cores, the full run about 40 (the"
+            + " featurizer and the packed products run 3 forks each; --list prints the estimate,"
+            + " the report states the duration). Progress goes to standard error, JMH's own"
             + " output to DIR/jmh.log.",
         "",
         "scikit-learn's RBFSampler is timed with python3 or $LPRFF_PYTHON (--python) when it"
@@ -85,14 +87,16 @@ public final class BenchCommand implements Callable<Integer> {
   String only;
 
   @Option(names = "--threads", paramLabel = "N",
-      description = "Threads of the parallel benchmarks (fusedCommonPool, MachineLimitsBenchmark:"
-          + " the caller and N - 1 common-pool workers) and of scikit-learn's all-threads"
-          + " reference. Default: the available processors (${DEFAULT-VALUE}).")
+      description = "Threads of the parallel benchmarks (fusedCommonPool, readAllThreads,"
+          + " MachineLimitsBenchmark: the caller and N - 1 common-pool workers) and of"
+          + " scikit-learn's all-threads reference. Default: the available processors"
+          + " (${DEFAULT-VALUE}).")
   int threads = Runtime.getRuntime().availableProcessors();
 
   @Option(names = "--forks", paramLabel = "N",
       description = "JMH forks per benchmark; 0 runs in this JVM (only to debug: the JIT"
-          + " profiles of the benchmarks then mix). Default: 1.")
+          + " profiles of the benchmarks then mix). Default: 3 for the featurizer and the packed"
+          + " products, 1 for the others.")
   Integer forks;
 
   @Option(names = "--python", paramLabel = "PATH",
@@ -184,15 +188,17 @@ public final class BenchCommand implements Callable<Integer> {
     if (forks != null && forks < 0) {
       throw new ParameterException(spec.commandLine(), "--forks must be 0 or more, not " + forks);
     }
-    Suite.Timing timing = forks == null ? base
-        : new Suite.Timing(forks, base.warmups(), base.warmupMillis(), base.iterations(),
-            base.iterationMillis());
+    Suite.Timing timing = forks == null ? base : base.withForks(forks);
     if (timing.forks() == 0 && threads != cores) {
       throw new ParameterException(spec.commandLine(), "--threads " + threads
           + " needs forked JVMs (the common pool of this JVM is already sized for " + cores
           + " threads): drop --forks 0");
     }
     List<JmhSteps.Step> steps = JmhSteps.plan(entries, quick, onlyPattern);
+    double estimate = 0;
+    for (JmhSteps.Step step : steps) {
+      estimate += JmhSteps.timing(step, quick, timingOverride, forks).seconds(step.count());
+    }
     List<TimeToModel.DataSet> models = timeToModelSets(onlyPattern);
     if (steps.isEmpty() && models.isEmpty()) {
       boolean wantsTable = onlyPattern != null && !timeToModel
@@ -220,7 +226,9 @@ public final class BenchCommand implements Callable<Integer> {
             TimeToModelRun.fmt(d.sigma()), d.m(), d.bits());
       }
       stdout.println(total + " benchmarks" + (models.isEmpty() ? ""
-          : ", then the time to a model on " + models.size() + " data sets"));
+          : ", then the time to a model on " + models.size() + " data sets")
+          + (total == 0 ? "" : "; JMH about " + minutes(estimate)
+              + " (forks x (warm-up + measurement + 1 s) per benchmark)"));
       return 0;
     }
 
@@ -231,8 +239,9 @@ public final class BenchCommand implements Callable<Integer> {
         : Path.of("bench-results", started.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     Files.createDirectories(dir);
     MachineInfo machine = MachineInfo.detect(threads);
-    err.printf("lprff bench: %s run of %d benchmarks%s on %s (%s, %d lanes), %d threads -> %s%n",
-        quick ? "quick" : "full", total, models.isEmpty() ? ""
+    err.printf("lprff bench: %s run of %d benchmarks (JMH about %s)%s on %s (%s, %d lanes),"
+            + " %d threads -> %s%n",
+        quick ? "quick" : "full", total, minutes(estimate), models.isEmpty() ? ""
             : " and the time to a model on " + models.size() + " data sets",
         machine.cpuModel(), machine.floatSpecies(), machine.floatLanes(), threads, dir);
     List<String> jvmArgs = new ArrayList<>();
@@ -247,6 +256,8 @@ public final class BenchCommand implements Callable<Integer> {
     List<Integer> sklearnThreads = threads == 1 ? List.of(1) : List.of(1, threads);
     long sklearnNanos = 0;
     List<String> failures = new ArrayList<>();
+    // The settings of the steps that run on other settings than the run's (their own).
+    Suite.Timing forked = null;
     // numpy's sgemm: the other measurement of the roofline's peak, with the FMA peak's runs.
     SklearnReference.Sgemm sgemm = SklearnReference.Sgemm.unavailable("fmaPeak not in this run");
     if (steps.stream().anyMatch(s -> s.entry().benchmark().contains("fmaPeak"))) {
@@ -276,7 +287,11 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("  not measured: " + before.message());
           }
         }
-        for (RunResult r : JmhSteps.run(step, timing, jvmArgs, progress)) {
+        Suite.Timing stepTiming = JmhSteps.timing(step, quick, timingOverride, forks);
+        if (!stepTiming.equals(timing)) {
+          forked = stepTiming;
+        }
+        for (RunResult r : JmhSteps.run(step, stepTiming, jvmArgs, progress)) {
           measurements.add(Measurement.of(r));
         }
         progress.closeStep();
@@ -301,7 +316,7 @@ public final class BenchCommand implements Callable<Integer> {
     Duration duration = Duration.ofNanos(System.nanoTime() - startNanos);
     long tableNanos = table == null ? 0 : Math.round(table.seconds() * 1e9);
     Report.RunInfo run = new Report.RunInfo(
-        "lprff bench " + String.join(" ", args), quick, timing, started, duration,
+        "lprff bench " + String.join(" ", args), quick, timing, forked, started, duration,
         duration.minusNanos(sklearnNanos + tableNanos), Duration.ofNanos(sklearnNanos), failures);
     Report.write(dir, machine, run, new Figures(measurements, sklearn, sgemm, threads), table);
     err.printf("lprff bench: %d results in %s; report: %s%n", measurements.size(),
@@ -312,6 +327,11 @@ public final class BenchCommand implements Callable<Integer> {
       return 1;
     }
     return 0;
+  }
+
+  /** "about 17 min" style: seconds below a minute, else whole minutes. */
+  static String minutes(double seconds) {
+    return seconds < 60 ? Math.round(seconds) + " s" : Math.round(seconds / 60) + " min";
   }
 
   /** The time-to-model data sets this run measures: none without the options, then --only's. */

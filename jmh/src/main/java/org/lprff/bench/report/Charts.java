@@ -55,6 +55,9 @@ public final class Charts {
 
   private static final Font LABEL = ChartStyle.font(11);
 
+  /** Palette indices of the roofline's level lines. */
+  private static final int[] LEVEL_COLORS = {0, 1, 2, 4, 5, 6, 8, 9};
+
   private Charts() {}
 
   /** Writes the four plots into {@code dir}. */
@@ -176,7 +179,11 @@ public final class Charts {
         JFreeChart.DEFAULT_TITLE_FONT, plot, true);
   }
 
-  /** Plot 4: log-log roofline, the measured ceilings and each kernel as a labelled point. */
+  /**
+   * Plot 4: log-log roofline: the FMA peak (all threads, one thread), each measured level's
+   * bandwidth line (one thread's where measured: most kernels run on one), memory's on all
+   * threads, and each kernel as a labelled point; a point above its own roof is marked.
+   */
   static JFreeChart roofline(Figures.Roofline roof) {
     XYSeriesCollection data = new XYSeriesCollection();
     XYPlot plot = new XYPlot();
@@ -190,26 +197,53 @@ public final class Charts {
         && Double.isFinite(roof.bandwidthBytesPerSecond());
     if (ceilings) {
       XYSeries line = new XYSeries(String.format(
-          "measured roofline, %d threads: FMA peak %.0f GFLOP/s, read bandwidth %.1f GB/s",
-          roof.threads(), roof.peakFlopsPerSecond() / 1e9, roof.bandwidthBytesPerSecond() / 1e9),
-          false);
+          "%d threads: FMA peak %.0f GFLOP/s, memory (DRAM) %.1f GB/s", roof.threads(),
+          roof.peakFlopsPerSecond() / 1e9, roof.bandwidthBytesPerSecond() / 1e9), false);
       line.add(lo, roof.bound(lo) / 1e9);
       if (roof.ridge() > lo && roof.ridge() < hi) {
         line.add(roof.ridge(), roof.peakFlopsPerSecond() / 1e9);
       }
       line.add(hi, roof.bound(hi) / 1e9);
       data.addSeries(line);
-      if (roof.threads() > 1) {
-        XYSeries one = new XYSeries(String.format(
-            "FMA peak / %d (one thread's share, derived)", roof.threads()), false);
-        one.add(lo, roof.peakFlopsPerSecond() / roof.threads() / 1e9);
-        one.add(hi, roof.peakFlopsPerSecond() / roof.threads() / 1e9);
-        data.addSeries(one);
-      }
     }
+    double onePeak = roof.peak(1);
+    if (roof.threads() > 1 && Double.isFinite(onePeak)) {
+      XYSeries one = new XYSeries(String.format("1 thread: FMA peak %.0f GFLOP/s%s",
+          onePeak / 1e9, Double.isNaN(roof.oneThreadFmaPeakFlopsPerSecond())
+              ? " (derived: peak / " + roof.threads() + ")" : ""), false);
+      one.add(lo, onePeak / 1e9);
+      one.add(hi, onePeak / 1e9);
+      data.addSeries(one);
+    }
+    int firstLevel = data.getSeriesCount();
+    for (Figures.Level l : roof.levels()) {
+      if (l.name().equals(Figures.Roofline.MEMORY)) {
+        continue;
+      }
+      boolean single = !Double.isNaN(l.oneThread());
+      double bandwidth = single ? l.oneThread() : l.allThreads();
+      double peak = single ? onePeak : roof.peakFlopsPerSecond();
+      if (!Double.isFinite(bandwidth) || !Double.isFinite(peak)) {
+        continue;
+      }
+      XYSeries level = new XYSeries(String.format("%s (%s buffer), %s: %.0f GB/s", l.name(),
+          Report.bytes(l.bytes()), single ? "1 thread" : roof.threads() + " threads",
+          bandwidth / 1e9), false);
+      double ridge = peak / bandwidth;
+      level.add(lo, Math.min(peak, bandwidth * lo) / 1e9);
+      if (ridge > lo && ridge < hi) {
+        level.add(ridge, peak / 1e9);
+      }
+      data.addSeries(level);
+    }
+    int lines = data.getSeriesCount();
     XYSeries kernels = new XYSeries("kernels (1 thread unless marked pool)", false);
+    XYSeries above = new XYSeries("above its own roof (a wrong count or ceiling)", false);
     for (Figures.RoofPoint p : roof.points()) {
       kernels.add(p.intensity(), p.flopsPerSecond() / 1e9);
+      if (roof.ofRoof(p) > 1) {
+        above.add(p.intensity(), p.flopsPerSecond() / 1e9);
+      }
       XYTextAnnotation label =
           new XYTextAnnotation(" " + p.label(), p.intensity(), p.flopsPerSecond() / 1e9);
       label.setFont(LABEL);
@@ -217,30 +251,42 @@ public final class Charts {
       plot.addAnnotation(label);
     }
     data.addSeries(kernels);
+    if (!above.isEmpty()) {
+      data.addSeries(above);
+    }
     LogAxis x = new LogAxis("arithmetic intensity, flop per byte of compulsory traffic (log)");
     decades(x);
     x.setRange(lo, hi);
     LogAxis y = new LogAxis("achieved GFLOP/s (median, log)");
     decades(y);
     XYLineAndShapeRenderer r = new XYLineAndShapeRenderer();
-    int k = data.getSeriesCount() - 1;
-    for (int i = 0; i < k; i++) {
+    for (int i = 0; i < lines; i++) {
       r.setSeriesLinesVisible(i, true);
       r.setSeriesShapesVisible(i, false);
-      r.setSeriesPaint(i, i == 0 ? Color.BLACK : Color.GRAY);
-      r.setSeriesStroke(i, i == 0 ? new BasicStroke(2.5f) : ChartStyle.dashed(1.5f, 6, 4));
+      boolean memory = ceilings && i == 0;
+      // The levels in the palette's colours but red (the kernels) and gray (one thread's peak).
+      r.setSeriesPaint(i, memory ? Color.BLACK : i < firstLevel ? Color.GRAY
+          : ChartStyle.color(LEVEL_COLORS[(i - firstLevel) % LEVEL_COLORS.length]));
+      r.setSeriesStroke(i, memory ? new BasicStroke(2.5f) : ChartStyle.dashed(1.5f, 6, 4));
     }
-    r.setSeriesLinesVisible(k, false);
-    r.setSeriesShapesVisible(k, true);
-    r.setSeriesPaint(k, ChartStyle.color(3));
-    r.setSeriesShape(k, new Ellipse2D.Double(-4, -4, 8, 8));
+    for (int i = lines; i < data.getSeriesCount(); i++) {
+      r.setSeriesLinesVisible(i, false);
+      r.setSeriesShapesVisible(i, true);
+    }
+    r.setSeriesPaint(lines, ChartStyle.color(3));
+    r.setSeriesShape(lines, new Ellipse2D.Double(-4, -4, 8, 8));
+    if (!above.isEmpty()) {
+      r.setSeriesPaint(lines + 1, Color.RED);
+      r.setSeriesShape(lines + 1, new Rectangle2D.Double(-7, -7, 14, 14));
+      r.setSeriesShapesFilled(lines + 1, false);
+    }
     plot.setDataset(data);
     plot.setDomainAxis(x);
     plot.setRangeAxis(y);
     plot.setRenderer(r);
     ChartStyle.style(plot);
     noData(plot, roof.points().isEmpty() && !ceilings);
-    return new JFreeChart("Roofline: measured FMA peak and read bandwidth, each kernel placed",
+    return new JFreeChart("Roofline: each kernel under the FMA peak and its level's bandwidth",
         JFreeChart.DEFAULT_TITLE_FONT, plot, true);
   }
 

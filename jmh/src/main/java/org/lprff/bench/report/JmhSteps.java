@@ -25,6 +25,7 @@ import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.format.OutputFormat;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
@@ -106,9 +107,19 @@ final class JmhSteps {
     out.addAll(partial);
   }
 
-  /** Runs one step; results of failed benchmarks are missing and their labels go to failures. */
-  static Collection<RunResult> run(Step step, Suite.Timing timing, List<String> jvmArgsAppend,
-      Progress progress) throws RunnerException {
+  /**
+   * The iteration settings of a step: {@code override} (tests) when not null, else the entry's
+   * own for this run (the featurizer's and the packed products' 3 forks), else the run's; a
+   * {@code forks} given (--forks) replaces the fork count of every step.
+   */
+  static Suite.Timing timing(Step step, boolean quick, Suite.Timing override, Integer forks) {
+    Suite.Timing t = override != null ? override
+        : step.entry().timing(quick, quick ? Suite.QUICK : Suite.FULL);
+    return forks == null ? t : t.withForks(forks);
+  }
+
+  /** JMH's options of one step with these iteration settings. */
+  static Options options(Step step, Suite.Timing timing, List<String> jvmArgsAppend) {
     ChainedOptionsBuilder options = new OptionsBuilder()
         .forks(timing.forks())
         .warmupIterations(timing.warmups())
@@ -124,7 +135,13 @@ final class JmhSteps {
     if (!jvmArgsAppend.isEmpty()) {
       options.jvmArgsAppend(jvmArgsAppend.toArray(String[]::new));
     }
-    return new Runner(options.build(), progress).run();
+    return options.build();
+  }
+
+  /** Runs one step; results of failed benchmarks are missing and their labels go to failures. */
+  static Collection<RunResult> run(Step step, Suite.Timing timing, List<String> jvmArgsAppend,
+      Progress progress) throws RunnerException {
+    return new Runner(options(step, timing, jvmArgsAppend), progress).run();
   }
 
   /**

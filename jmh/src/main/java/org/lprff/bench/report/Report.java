@@ -28,9 +28,21 @@ public final class Report {
   /**
    * How the run went: its command line, quick or full, JMH settings, when it started and how
    * long it and its parts took, and the benchmarks that failed (see jmh.log).
+   *
+   * @param timing the run's JMH settings
+   * @param forked the settings of the entries that run on their own (the featurizer and the
+   *     packed products: 3 forks), or null when none ran
    */
-  public record RunInfo(String command, boolean quick, Suite.Timing timing, ZonedDateTime started,
-      Duration duration, Duration jmh, Duration sklearn, List<String> failures) {}
+  public record RunInfo(String command, boolean quick, Suite.Timing timing, Suite.Timing forked,
+      ZonedDateTime started, Duration duration, Duration jmh, Duration sklearn,
+      List<String> failures) {
+
+    /** A run whose entries all ran on the run's settings. */
+    public RunInfo(String command, boolean quick, Suite.Timing timing, ZonedDateTime started,
+        Duration duration, Duration jmh, Duration sklearn, List<String> failures) {
+      this(command, quick, timing, null, started, duration, jmh, sklearn, failures);
+    }
+  }
 
   private Report() {}
 
@@ -76,13 +88,15 @@ public final class Report {
     row(md, "library bodies", machine.vectorization());
     row(md, "JDK", machine.jdk());
     row(md, "OS", machine.os());
-    row(md, "threads", "1 for the kernels and `fused`; " + machine.threads()
-        + " (the caller and the common pool) for `fusedCommonPool` and MachineLimitsBenchmark;"
-        + " scikit-learn with 1 and " + machine.threads() + " BLAS threads");
-    row(md, "run", (run.quick() ? "quick" : "full") + ": JMH " + t.forks() + " fork(s), "
-        + t.warmups() + " x " + t.warmupMillis() + " ms warm-up, " + t.iterations() + " x "
-        + t.iterationMillis() + " ms measurement per benchmark; " + figures.measurements().size()
-        + " results" + (run.failures().isEmpty() ? "" : ", " + run.failures().size() + " failed"));
+    row(md, "threads", "1 for the kernels, `fused`, `fmaPeakOneThread` and `readOneThread`; "
+        + machine.threads() + " (the caller and the common pool) for `fusedCommonPool`, the"
+        + " other MachineLimitsBenchmark and `readAllThreads`; scikit-learn with 1 and "
+        + machine.threads() + " BLAS threads");
+    row(md, "run", (run.quick() ? "quick" : "full") + ": JMH " + settings(t) + " per benchmark"
+        + (run.forked() == null ? ""
+            : "; the featurizer and the packed products " + settings(run.forked()))
+        + "; " + figures.measurements().size() + " results"
+        + (run.failures().isEmpty() ? "" : ", " + run.failures().size() + " failed"));
     row(md, "started", run.started().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
     row(md, "duration", human(run.duration()) + " (JMH " + human(run.jmh()) + ", scikit-learn "
         + human(run.sklearn()) + (timeToModel == null ? "" : ", time to model "
@@ -119,6 +133,12 @@ public final class Report {
     }
     allResults(md, figures);
     return md.toString();
+  }
+
+  /** "3 fork(s), 5 x 1000 ms warm-up, 5 x 500 ms measurement". */
+  static String settings(Suite.Timing t) {
+    return t.forks() + " fork(s), " + t.warmups() + " x " + t.warmupMillis() + " ms warm-up, "
+        + t.iterations() + " x " + t.iterationMillis() + " ms measurement";
   }
 
   private static void bitsSection(StringBuilder md, Figures figures) {
@@ -215,39 +235,118 @@ public final class Report {
           "Ceilings measured in this run on %d threads: FMA peak %.1f GFLOP/s, the larger of"
               + " MachineLimitsBenchmark.fmaPeak (12 independent FMA accumulators, operands"
               + " loaded from L1, 2 flops per lane FMA) at %.1f GFLOP/s and numpy's sgemm %s;"
-              + " read bandwidth %.2f GB/s (readBandwidth over %s); ridge at %.2f flop/byte."
-              + " One thread's share of the peak is drawn dashed (derived: peak / %d).\n\n",
+              + " read bandwidth %.2f GB/s (readBandwidth over %s); ridge at %.2f flop/byte.",
           roof.threads(), roof.peakFlopsPerSecond() / 1e9, roof.fmaPeakFlopsPerSecond() / 1e9,
           sgemm.available()
               ? String.format(Locale.ROOT, "(float32, n = %d, %d threads, %s) at %.1f GFLOP/s",
                   sgemm.n(), sgemm.threads(), sgemm.kernel(), sgemm.flopsPerSecond() / 1e9)
               : "(not measured: " + sgemm.message() + ")",
           roof.bandwidthBytesPerSecond() / 1e9,
-          bytes(roof.bandwidthBuffer()), roof.ridge(), roof.threads()));
+          bytes(roof.bandwidthBuffer()), roof.ridge()));
+      md.append(Double.isNaN(roof.oneThreadFmaPeakFlopsPerSecond())
+          ? String.format(Locale.ROOT, " One thread's peak: the peak's share, %.1f GFLOP/s"
+              + " (fmaPeakOneThread not run).\n\n", roof.peak(1) / 1e9)
+          : String.format(Locale.ROOT, " One thread's peak: %.1f GFLOP/s, the larger of"
+              + " fmaPeakOneThread (%.1f) and the peak's share.\n\n", roof.peak(1) / 1e9,
+              roof.oneThreadFmaPeakFlopsPerSecond() / 1e9));
     } else {
       md.append("_The ceilings were not measured (MachineLimitsBenchmark not run)._\n\n");
     }
-    md.append("Flops and bytes per operation are defined per benchmark in `Suite.work`"
-        + " (bytes: compulsory traffic, each input read and each output written once).\n\n");
+    List<Figures.Level> caches = roof.levels().stream()
+        .filter(l -> !l.name().equals(Figures.Roofline.MEMORY)).toList();
+    if (caches.isEmpty()) {
+      md.append("CacheBandwidthBenchmark was not in this run: every kernel is drawn against"
+          + " memory's bandwidth, and an in-cache kernel may sit above it.\n\n");
+    } else {
+      md.append("Read bandwidth of a buffer that stays in a cache level (CacheBandwidthBenchmark,"
+          + " each thread its own buffer):\n\n| level | buffer | 1 thread GB/s | ")
+          .append(roof.threads()).append(" threads GB/s |\n|---|---:|---:|---:|\n");
+      for (Figures.Level l : caches) {
+        md.append("| ").append(l.name()).append(" | ").append(bytes(l.bytes())).append(" | ")
+            .append(num(l.oneThread() / 1e9)).append(" | ").append(num(l.allThreads() / 1e9))
+            .append(" |\n");
+      }
+      md.append('\n');
+    }
+    md.append("Each kernel is placed against the ceiling that binds it: its threads' FMA peak"
+        + " (half of it in double precision), or the bandwidth of the level that holds its"
+        + " footprint (the bytes one op touches: JMH repeats the op, so they stay in the"
+        + " smallest measured level that holds them; memory past the largest) times its"
+        + " intensity, whichever is lower. Flops, bytes and footprint per operation are defined"
+        + " per benchmark in `Suite.work` (bytes: compulsory traffic, each input read and each"
+        + " output written once); the featurizer counts the operations its stages perform"
+        + " (`FeaturizerStages`), integer lane operations too.\n\n");
     if (roof.points().isEmpty()) {
       md.append("_No kernel with a flop count was run._\n");
       return;
     }
-    md.append("| kernel | threads | flop/op | bytes/op | flop/byte | GFLOP/s | roof GFLOP/s | of roof |\n"
-        + "|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    md.append("| kernel | threads | flop/op | bytes/op | footprint | flop/byte | GFLOP/s | ceiling"
+        + " | roof GFLOP/s | of roof |\n|---|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
     for (Figures.RoofPoint p : roof.points()) {
-      // The bound of a one-thread kernel is its share of the all-threads peak.
-      double bound = Math.min(roof.bound(p.intensity()),
-          roof.peakFlopsPerSecond() * p.threads() / roof.threads());
+      double bound = roof.bound(p);
       md.append("| ").append(p.label()).append(" | ").append(p.threads()).append(" | ")
           .append(sci(p.flops())).append(" | ").append(sci(p.bytes())).append(" | ")
+          .append(bytes(p.footprint())).append(" | ")
           .append(String.format(Locale.ROOT, "%.3g", p.intensity())).append(" | ")
-          .append(num(p.flopsPerSecond() / 1e9)).append(" | ")
-          .append(Double.isFinite(bound) ? num(bound / 1e9) : "n/a").append(" | ")
-          .append(Double.isFinite(bound)
-              ? String.format(Locale.ROOT, "%.0f%%", 100 * p.flopsPerSecond() / bound) : "n/a")
-          .append(" |\n");
+          .append(num(p.flopsPerSecond() / 1e9)).append(" | ").append(roof.ceiling(p))
+          .append(" | ").append(Double.isFinite(bound) ? num(bound / 1e9) : "n/a").append(" | ")
+          .append(ofRoof(roof.ofRoof(p))).append(" |\n");
     }
+    List<Figures.RoofPoint> above = roof.above();
+    if (!above.isEmpty()) {
+      md.append("\n**Above the roof**: ").append(String.join("; ", above.stream()
+              .map(p -> p.label() + " (" + ofRoof(roof.ofRoof(p)) + " of " + roof.ceiling(p) + ")")
+              .toList()))
+          .append(". A point above its roof has a wrong count or a wrong ceiling: a bug to find,"
+              + " not a result.\n");
+    }
+    stagesSection(md, figures);
+  }
+
+  /** "87%", or "**154%**" above the roof. */
+  static String ofRoof(double fraction) {
+    if (!Double.isFinite(fraction)) {
+      return "n/a";
+    }
+    String s = String.format(Locale.ROOT, "%.0f%%", 100 * fraction);
+    return fraction > 1 ? "**" + s + "**" : s;
+  }
+
+  /** Per featurizer shape (one thread), each stage against its own limit. */
+  private static void stagesSection(StringBuilder md, Figures figures) {
+    List<Figures.StageTable> tables = figures.featurizerStages();
+    if (tables.isEmpty()) {
+      return;
+    }
+    md.append("\n### The featurizer's stages\n\nPer row of FeaturizerBenchmark.fused (one thread),"
+        + " each stage's operations (`FeaturizerStages`: counted from the code, integer lane"
+        + " operations one each, an FMA two), its limit (its operations at one thread's FMA"
+        + " peak, or its bytes at the bandwidth of the level it works in, the longer) and, where"
+        + " a kernel benchmark of this run times the stage alone, that time scaled to the shape."
+        + " x limit = measured / limit: 1 is at the limit; **bold** below 1, a stage faster than"
+        + " its limit (a wrong count or ceiling). The whole pass's limit is the stages' sum.\n");
+    for (Figures.StageTable t : tables) {
+      md.append("\n").append(t.projection()).append(", d = ").append(t.d()).append(", m = ")
+          .append(t.m()).append(", ").append(t.bits() == 32 ? "float32" : t.bits() + "-bit")
+          .append(", ").append(t.rows()).append(" rows:\n\n| stage | ops/row | ceiling |"
+              + " limit us/row | measured us/row | x limit | measured by |\n"
+              + "|---|---:|---|---:|---:|---:|---|\n");
+      for (Figures.StageRow r : t.stages()) {
+        stageRow(md, r);
+      }
+      stageRow(md, t.total());
+    }
+  }
+
+  private static void stageRow(StringBuilder md, Figures.StageRow r) {
+    double x = r.timesLimit();
+    String times = Double.isFinite(x) ? String.format(Locale.ROOT, "%.2fx", x) : "n/a";
+    md.append("| ").append(r.stage()).append(" | ").append(sci(r.ops())).append(" | ")
+        .append(r.ceiling()).append(" | ").append(num(r.limitSeconds() * 1e6)).append(" | ")
+        .append(num(r.measuredSeconds() * 1e6)).append(" | ")
+        .append(x < 1 ? "**" + times + "**" : times).append(" | ")
+        .append(r.measuredBy().isEmpty() ? "not timed alone" : "`" + r.measuredBy() + "`")
+        .append(" |\n");
   }
 
   private static void allResults(StringBuilder md, Figures figures) {
@@ -314,9 +413,10 @@ public final class Report {
     r.put("command", run.command());
     r.put("quick", run.quick());
     Suite.Timing t = run.timing();
-    r.put("jmh", Map.of("forks", t.forks(), "warmupIterations", t.warmups(),
-        "warmupMillis", t.warmupMillis(), "iterations", t.iterations(),
-        "iterationMillis", t.iterationMillis()));
+    r.put("jmh", timing(t));
+    if (run.forked() != null) {
+      r.put("jmhFeaturizerAndProducts", timing(run.forked()));
+    }
     r.put("started", run.started().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
     r.put("durationSeconds", run.duration().toMillis() / 1e3);
     r.put("jmhSeconds", run.jmh().toMillis() / 1e3);
@@ -336,7 +436,8 @@ public final class Report {
       Map<String, Object> secondary = new LinkedHashMap<>();
       x.secondary().forEach((k, v) -> secondary.put(k, metric(v)));
       e.put("secondary", secondary);
-      x.work().ifPresent(w -> e.put("work", Map.of("flops", w.flops(), "bytes", w.bytes())));
+      x.work().ifPresent(w -> e.put("work", Map.of("flops", w.flops(), "bytes", w.bytes(),
+          "footprintBytes", w.footprint())));
       results.add(e);
     }
     root.put("results", results);
@@ -399,10 +500,22 @@ public final class Report {
     } else {
       rl.put("sgemm", Map.of("unavailable", sgemm.message()));
     }
+    rl.put("oneThreadFmaPeakFlopsPerSecond", roof.oneThreadFmaPeakFlopsPerSecond());
+    rl.put("oneThreadPeakFlopsPerSecond", roof.peak(1));
     rl.put("bandwidthBytesPerSecond", roof.bandwidthBytesPerSecond());
     rl.put("bandwidthBufferBytes", roof.bandwidthBuffer());
     rl.put("threads", roof.threads());
     rl.put("ridgeFlopPerByte", roof.ridge());
+    List<Object> levels = new ArrayList<>();
+    for (Figures.Level l : roof.levels()) {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("level", l.name());
+      e.put("bufferBytes", l.bytes());
+      e.put("oneThreadBytesPerSecond", l.oneThread());
+      e.put("allThreadsBytesPerSecond", l.allThreads());
+      levels.add(e);
+    }
+    rl.put("levels", levels);
     List<Object> points = new ArrayList<>();
     for (Figures.RoofPoint p : roof.points()) {
       Map<String, Object> e = new LinkedHashMap<>();
@@ -410,18 +523,58 @@ public final class Report {
       e.put("threads", p.threads());
       e.put("flops", p.flops());
       e.put("bytes", p.bytes());
+      e.put("footprintBytes", p.footprint());
+      e.put("double", p.doubles());
       e.put("seconds", p.seconds());
       e.put("flopPerByte", p.intensity());
       e.put("flopsPerSecond", p.flopsPerSecond());
+      e.put("level", roof.level(p.footprint()).name());
+      e.put("ceiling", roof.ceiling(p));
+      e.put("roofFlopsPerSecond", roof.bound(p));
+      e.put("ofRoof", roof.ofRoof(p));
       points.add(e);
     }
     rl.put("kernels", points);
     derived.put("roofline", rl);
+    List<Object> stages = new ArrayList<>();
+    for (Figures.StageTable table : figures.featurizerStages()) {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("projection", table.projection());
+      e.put("d", table.d());
+      e.put("m", table.m());
+      e.put("bits", table.bits());
+      e.put("rows", table.rows());
+      List<Object> rows = new ArrayList<>();
+      for (Figures.StageRow row : table.stages()) {
+        rows.add(stage(row));
+      }
+      e.put("stages", rows);
+      e.put("total", stage(table.total()));
+      stages.add(e);
+    }
+    derived.put("featurizerStages", stages);
     root.put("derived", derived);
     if (timeToModel != null) {
       root.put("timeToModel", TimeToModel.json(timeToModel));
     }
     return root;
+  }
+
+  private static Map<String, Object> timing(Suite.Timing t) {
+    return Map.of("forks", t.forks(), "warmupIterations", t.warmups(),
+        "warmupMillis", t.warmupMillis(), "iterations", t.iterations(),
+        "iterationMillis", t.iterationMillis());
+  }
+
+  private static Map<String, Object> stage(Figures.StageRow r) {
+    Map<String, Object> e = new LinkedHashMap<>();
+    e.put("stage", r.stage());
+    e.put("opsPerRow", r.ops());
+    e.put("ceiling", r.ceiling());
+    e.put("limitSecondsPerRow", r.limitSeconds());
+    e.put("measuredSecondsPerRow", r.measuredSeconds());
+    e.put("measuredBy", r.measuredBy());
+    return e;
   }
 
   private static Map<String, Object> metric(Measurement.Metric m) {

@@ -15,6 +15,8 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lprff.report.Json;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.TimeValue;
 
 /** The options of {@code lprff bench}, the suite against this jar, and one tiny run in-process. */
 class BenchCommandTest {
@@ -87,6 +89,52 @@ class BenchCommandTest {
         List.of(shapes.get(0)[0], shapes.get(0)[1], shapes.get(0)[2]));
   }
 
+  /**
+   * The featurizer and the packed products run 3 forks in both runs, the quick one with 5 x 1 s
+   * of warm-up and 5 x 500 ms iterations; the other kernels the run's single fork; --forks
+   * replaces every count; a test's settings replace them all.
+   */
+  @Test
+  void theFeaturizerAndProductsForkCountReachesJmhOptions() {
+    for (boolean quick : new boolean[] {true, false}) {
+      int forked = 0;
+      for (JmhSteps.Step step : JmhSteps.plan(Suite.ENTRIES, quick, null)) {
+        Options o = JmhSteps.options(step, JmhSteps.timing(step, quick, null, null), List.of());
+        String name = step.entry().benchmark();
+        boolean many = step.entry().part() == Suite.Part.FEATURIZER
+            || name.startsWith("PackedProductsBenchmark");
+        assertEquals(many ? 3 : 1, o.getForkCount().get(), name + " quick=" + quick);
+        if (many) {
+          forked += step.count();
+          assertEquals(quick ? 5 : 2, o.getWarmupIterations().get(), name);
+          assertEquals(TimeValue.milliseconds(quick ? 500 : 1000),
+              o.getMeasurementTime().get(), name);
+        } else {
+          assertEquals(quick ? 3 : 5, o.getMeasurementIterations().get(), name);
+        }
+        Options two = JmhSteps.options(step, JmhSteps.timing(step, quick, null, 2), List.of());
+        assertEquals(2, two.getForkCount().get(), name);
+        Options test = JmhSteps.options(step,
+            JmhSteps.timing(step, quick, new Suite.Timing(0, 0, 0, 1, 100), null), List.of());
+        assertEquals(0, test.getForkCount().get(), name);
+      }
+      // quick: d = 90, 784 x 4, 32 x dense, fastfood x 2 methods, 2 widths more, 16 products.
+      assertEquals(quick ? 18 + 16 : 36 + 36, forked);
+    }
+  }
+
+  /** --list estimates JMH's time from the counts: 16 products x 3 forks x (5 + 2.5 + 1) s. */
+  @Test
+  void listEstimatesTheDurationFromTheCounts() {
+    Outcome list = run("--quick", "--list", "--only", "PackedProductsBenchmark");
+    assertEquals(0, list.code(), list.err());
+    assertEquals(16 * 3 * 8.5, Suite.QUICK_FORKED.seconds(16), 1e-9);
+    assertTrue(list.out().contains("16 benchmarks; JMH about 7 min"), list.out());
+    Outcome one = run("--quick", "--list", "--only", "FwhtBenchmark", "--forks", "2");
+    // 3 sizes x 2 forks x (2 + 0.9 + 1) s.
+    assertTrue(one.out().contains("3 benchmarks; JMH about 23 s"), one.out());
+  }
+
   @Test
   void malformedSuiteParametersAreNamed() {
     IllegalArgumentException e =
@@ -104,6 +152,8 @@ class BenchCommandTest {
         new Suite.Entry(Suite.Part.LIMITS, "MachineLimitsBenchmark\\.fmaPeak", "", ""),
         new Suite.Entry(Suite.Part.LIMITS, "MachineLimitsBenchmark\\.readBandwidth",
             "bytes=1048576", null),
+        new Suite.Entry(Suite.Part.LIMITS, "CacheBandwidthBenchmark\\.readOneThread",
+            "bytes=16384", null),
         new Suite.Entry(Suite.Part.KERNELS, "CosineBenchmark\\.vectorPolynomial", "n=1024", null),
         new Suite.Entry(Suite.Part.FEATURIZER, "FeaturizerBenchmark\\.fused",
             "d=9 m=64 bits=4 projection=dense rows=10", null),
@@ -113,17 +163,20 @@ class BenchCommandTest {
     Outcome result = run(new BenchCommand(tiny, new Suite.Timing(0, 0, 0, 1, 100)),
         "--quick", "--out", out.toString(), "--python", dir.resolve("absent-python").toString());
     assertEquals(0, result.code(), result.err());
-    assertTrue(result.err().contains("[5/5 "), result.err());
+    assertTrue(result.err().contains("[6/6 "), result.err());
     for (String file : List.of(Report.REPORT_MD, Report.RESULTS_JSON, "jmh.log", Charts.BITS_PNG,
         Charts.SKLEARN_PNG, Charts.FRONTIER_PNG, Charts.ROOFLINE_PNG)) {
       assertTrue(Files.size(out.resolve(file)) > 0, file);
     }
     assertEquals(Charts.WIDTH, ImageIO.read(out.resolve(Charts.ROOFLINE_PNG).toFile()).getWidth());
     Map<?, ?> json = (Map<?, ?>) Json.parse(Files.readString(out.resolve(Report.RESULTS_JSON)));
-    assertEquals(5, ((List<?>) json.get("results")).size());
+    assertEquals(6, ((List<?>) json.get("results")).size());
     Map<?, ?> roof = (Map<?, ?>) ((Map<?, ?>) json.get("derived")).get("roofline");
     assertTrue(((Number) roof.get("peakFlopsPerSecond")).doubleValue() > 0, roof.toString());
     assertTrue(((Number) roof.get("bandwidthBytesPerSecond")).doubleValue() > 0, roof.toString());
+    Map<?, ?> l1 = (Map<?, ?>) ((List<?>) roof.get("levels")).getFirst();
+    assertEquals("L1", l1.get("level"), roof.toString());
+    assertTrue(((Number) l1.get("oneThreadBytesPerSecond")).doubleValue() > 0, roof.toString());
     String md = Files.readString(out.resolve(Report.REPORT_MD));
     assertTrue(md.contains("**scikit-learn was not measured**"), md);
     assertTrue(md.contains("absent-python"), md);

@@ -209,6 +209,23 @@ class ReportTest {
     assertEquals(List.of(16.5, 13.08, 12.92), last.get("forkMedians"));
   }
 
+  /** The settings of the featurizer and the products (their own 3 forks) go beside the run's. */
+  @Test
+  void theForkedEntriesSettingsAreStated() {
+    Report.RunInfo r = run();
+    Report.RunInfo forked = new Report.RunInfo(r.command(), true, Suite.QUICK,
+        Suite.QUICK_FORKED, r.started(), r.duration(), r.jmh(), r.sklearn(), List.of());
+    Figures f = new Figures(canned(), sklearn(), 2);
+    String md = Report.markdown(MACHINE, forked, f);
+    assertTrue(md.contains("| run | quick: JMH 1 fork(s), 4 x 500 ms warm-up, 3 x 300 ms"
+        + " measurement per benchmark; the featurizer and the packed products 3 fork(s), 5 x"
+        + " 1000 ms warm-up, 5 x 500 ms measurement;"), md);
+    Map<?, ?> json = Report.json(MACHINE, forked, f);
+    Map<?, ?> settings = (Map<?, ?>) ((Map<?, ?>) json.get("run")).get("jmhFeaturizerAndProducts");
+    assertEquals(3, settings.get("forks"));
+    assertFalse(Report.markdown(MACHINE, r, f).contains("the featurizer and the packed products"));
+  }
+
   /** A run without featurizer benchmarks never tried scikit-learn: no advice to install it. */
   @Test
   void aReferenceNotRunIsNotCalledMissing(@TempDir Path dir) throws IOException {
