@@ -9,11 +9,9 @@ import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.lprff.vector.simd.ParallelTasks;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -89,23 +87,11 @@ public class CacheBandwidthBenchmark {
     partial = new long[tasks];
   }
 
-  /** Bytes read, reported per second. */
-  @State(Scope.Thread)
-  @AuxCounters(AuxCounters.Type.OPERATIONS)
-  public static class Bytes {
-    public long bytes;
-
-    @Setup(Level.Iteration)
-    public void reset() {
-      bytes = 0;
-    }
-  }
-
   /** {@link #PASS_BYTES} read from this thread's buffer; {@code bytes} counts bytes per second. */
   @Benchmark
   @BenchmarkMode(Mode.Throughput)
   @OutputTimeUnit(TimeUnit.SECONDS)
-  public long readOneThread(Bytes counter) {
+  public long readOneThread(MachineLimitsBenchmark.Bytes counter) {
     long total = passes(buffers.get(), PASS_BYTES / bytes);
     counter.bytes += PASS_BYTES;
     return total;
@@ -115,7 +101,7 @@ public class CacheBandwidthBenchmark {
   @Benchmark
   @BenchmarkMode(Mode.Throughput)
   @OutputTimeUnit(TimeUnit.SECONDS)
-  public long readAllThreads(Bytes counter) {
+  public long readAllThreads(MachineLimitsBenchmark.Bytes counter) {
     long[] sums = partial;
     long repeats = PASS_BYTES / bytes;
     ParallelTasks.run(tasks, ForkJoinPool.commonPool(),
