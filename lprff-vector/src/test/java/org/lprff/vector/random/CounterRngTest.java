@@ -85,45 +85,49 @@ class CounterRngTest extends ProviderTestBase {
 
   @Test
   void bits16FollowTheDocumentedHalfWordMapping() {
-    SplittableRandom random = new SplittableRandom(3);
-    int[] out = new int[4];
-    for (int i = 0; i < 2000; i++) {
-      long seed = random.nextLong();
-      long row = random.nextLong();
-      int column = i < 8 ? Integer.MAX_VALUE - i : random.nextInt(Integer.MAX_VALUE);
-      int draw = random.nextInt();
-      int block = ((column >>> 6) << 3) | (column & 7);
-      Threefry.threefry4x32(
-          13, (int) seed, (int) (seed >>> 32), 0, 0, block, (int) row, (int) (row >>> 32), draw,
-          out);
-      int word = out[(column >>> 3) & 3];
-      int expected = ((column >>> 5) & 1) == 0 ? word & 0xFFFF : word >>> 16;
-      assertEquals(expected, CounterRng.bits16(seed, row, column, draw));
+    checkSliceMapping(3, 1, (seed, row, column, draw, expected) -> {
+      assertEquals(expected, CounterRng.bits16(seed, row, column, draw), "column " + column);
       // (h + 1/2) / 2^16 in double is exact and must equal the float.
       assertEquals((expected + 0.5) / 65536.0, CounterRng.uniform16(seed, row, column, draw));
-    }
+    });
   }
 
   @Test
   void bits8FollowTheDocumentedByteMapping() {
-    SplittableRandom random = new SplittableRandom(4);
+    checkSliceMapping(4, 2, (seed, row, column, draw, expected) ->
+        assertEquals(expected, CounterRng.bits8(seed, row, column, draw), "column " + column));
+    // The rounding's fixed point: (d + 1/2) 2^-8 in units of 2^-16.
+    assertEquals(0x80, Threefry.fixedPoint8(0));
+    assertEquals(0xFF80, Threefry.fixedPoint8(255));
+  }
+
+  /** What a column's draw must be: slice {@code expected} of the documented word. */
+  private interface SliceCheck {
+    void check(long seed, long row, int column, int draw, int expected);
+  }
+
+  /**
+   * 2000 random (seed, row, column, draw), the 8 columns below 2^31 among them, against the
+   * documented mapping of 2^log2 slices a word: block ((column >>> (5 + log2)) << 3) | (column &
+   * 7), word (column >>> 3) & 3, slice (column >>> 5) & (2^log2 - 1) of 32 / 2^log2 bits.
+   */
+  private static void checkSliceMapping(long randomSeed, int log2, SliceCheck check) {
+    SplittableRandom random = new SplittableRandom(randomSeed);
     int[] out = new int[4];
+    int width = 32 >>> log2;
     for (int i = 0; i < 2000; i++) {
       long seed = random.nextLong();
       long row = random.nextLong();
       int column = i < 8 ? Integer.MAX_VALUE - i : random.nextInt(Integer.MAX_VALUE);
       int draw = random.nextInt();
-      int block = ((column >>> 7) << 3) | (column & 7);
+      int block = ((column >>> (5 + log2)) << 3) | (column & 7);
       Threefry.threefry4x32(
           13, (int) seed, (int) (seed >>> 32), 0, 0, block, (int) row, (int) (row >>> 32), draw,
           out);
       int word = out[(column >>> 3) & 3];
-      int expected = (word >>> (8 * ((column >>> 5) & 3))) & 0xFF;
-      assertEquals(expected, CounterRng.bits8(seed, row, column, draw), "column " + column);
+      int slice = (column >>> 5) & ((1 << log2) - 1);
+      check.check(seed, row, column, draw, (word >>> (width * slice)) & ((1 << width) - 1));
     }
-    // The rounding's fixed point: (d + 1/2) 2^-8 in units of 2^-16.
-    assertEquals(0x80, Threefry.fixedPoint8(0));
-    assertEquals(0xFF80, Threefry.fixedPoint8(255));
   }
 
   @Test
