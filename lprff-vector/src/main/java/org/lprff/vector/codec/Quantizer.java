@@ -236,8 +236,9 @@ public sealed interface Quantizer
   /**
    * Unbiased stochastic rounding, a fresh draw per entry: LP-RFF's quantizer. At b <= 8 a draw is
    * {@code drawBits} = 8 ({@link #STOCHASTIC}) or 16 ({@link #STOCHASTIC_HALF_WORDS}) bits of
-   * Threefry-4x32-13 (CounterRng's byte and half-word mappings), unbiased to 2^-9 or 2^-17 of a
-   * step; b = 16 takes whole words either way.
+   * Threefry-4x32-13 (CounterRng's byte and half-word mappings), unbiased to 2^-9 + 2^-16 or to
+   * 2^-16 of a step (the draw's grid, and the one rounding of the grid position: CosineCodes);
+   * b = 16 takes whole words either way.
    */
   record Stochastic(int drawBits) implements Quantizer {
     public Stochastic {

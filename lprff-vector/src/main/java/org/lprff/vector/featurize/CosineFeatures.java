@@ -106,8 +106,9 @@ public final class CosineFeatures {
    * the precision b needs ({@code CosineCodes} in {@code simd.spi}: absolute error at most 1e-5
    * for b <= 4 and 3e-7 for b = 8, below 2^-13 of a rounding step); stochastic rounding draws 8
    * bits per feature from {@code CounterRng.bits8(seed, rowId, column, draw)} and is unbiased to
-   * 2^-9 of a step ({@link Quantizer#STOCHASTIC}), or 16 bits from {@code bits16}, unbiased to
-   * 2^-17 ({@link Quantizer#STOCHASTIC_HALF_WORDS}, files from before {@code lprff.rng}).
+   * 2^-9 + 2^-16 of a step ({@link Quantizer#STOCHASTIC}), or 16 bits from {@code bits16},
+   * unbiased to 2^-16 ({@link Quantizer#STOCHASTIC_HALF_WORDS}, files from before {@code
+   * lprff.rng}).
    *
    * @throws IllegalArgumentException naming the value if bits is not 1, 2, 4 or 8, n is negative,
    *     a range does not fit, firstColumn is negative or not a multiple of 8, rowId or draw is
