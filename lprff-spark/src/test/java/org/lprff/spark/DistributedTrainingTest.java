@@ -173,8 +173,8 @@ class DistributedTrainingTest extends SparkTestBase {
     // L-BFGS stops at a relative change of the objective, reached from sums added in another
     // order: the same optimum to that tolerance, weights apart along its flat directions.
     // Measured 0.0019 on an AVX-512 Xeon, 0.0225-0.0226 on an AVX2 AMD EPYC (before any change
-    // of this test's code), 0.061 there with the byte draws of lprff.rng (other features, other
-    // flat directions); bound 0.1. The heldout log-loss, which the objective tracks, agrees far
+    // of this test's code), 0.061-0.066 there with the byte draws of lprff.rng (other features,
+    // other flat directions); bound 0.1. The heldout log-loss, which the objective tracks, agrees far
     // closer: bound 1e-3 relative.
     assertTrue(apart <= 0.1, "logits " + apart + " apart");
     double localLoss = Evaluation.of(local.model(), Task.BINARY, heldoutRows, 1000).meanLoss();
@@ -184,8 +184,12 @@ class DistributedTrainingTest extends SparkTestBase {
     LpRffClassificationModel byFrame = new LpRffClassifier().fit(
         labelled.filter("not isValidation"), labelled.filter("isValidation"));
     assertEquals(model.l2(), byFrame.l2());
-    assertTrue(predictionDifference(model.weights(), byFrame.weights(),
-        local(data.heldoutX(), data.heldoutY(), TRAIN, true)) <= 0.01);
+    // The two fits may combine their partitions' sums in other orders (task completion order:
+    // 0.0 apart on a quiet machine, over 0.01 once beside other work): the same optimum, weights
+    // apart along its flat directions as above; bound 0.1.
+    double frameApart = predictionDifference(model.weights(), byFrame.weights(),
+        local(data.heldoutX(), data.heldoutY(), TRAIN, true));
+    assertTrue(frameApart <= 0.1, "logits " + frameApart + " apart, indicator against frame");
     assertEquals(2, model.numClasses());
 
     Dataset<Row> scored = model.transform(heldout.withColumn("label",
