@@ -206,16 +206,10 @@ public sealed interface Quantizer
       if (family instanceof Stochastic) {
         return Stochastic.ofRng(rng);
       }
-      if (rng != null) {
-        throw new IllegalArgumentException(KEY + " is " + key + " but the map has '" + KEY_RNG
-            + "' = '" + rng + "', which only stochastic rounding records");
-      }
+      checkNoRng(key, rng);
       return family;
     }
-    if (map.containsKey(KEY_RNG)) {
-      throw new IllegalArgumentException(KEY + " is sigma-delta but the map has '" + KEY_RNG
-          + "' = '" + map.get(KEY_RNG) + "', which only stochastic rounding records");
-    }
+    checkNoRng(key, map.get(KEY_RNG));
     String order = map.get(KEY_ORDER);
     String block = map.get(KEY_BLOCK);
     if (order == null || block == null) {
@@ -223,6 +217,14 @@ public sealed interface Quantizer
           + (order == null ? KEY_ORDER : KEY_BLOCK) + "' key");
     }
     return sigmaDelta(parameter(KEY_ORDER, "order", order), parameter(KEY_BLOCK, "block", block));
+  }
+
+  /** A quantizer that draws nothing has no {@code lprff.rng}: a map that gives one is refused. */
+  private static void checkNoRng(String key, String rng) {
+    if (rng != null) {
+      throw new IllegalArgumentException(KEY + " is " + key + " but the map has '" + KEY_RNG
+          + "' = '" + rng + "', which only stochastic rounding records");
+    }
   }
 
   /**

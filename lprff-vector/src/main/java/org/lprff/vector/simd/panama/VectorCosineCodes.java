@@ -31,9 +31,10 @@ import org.lprff.vector.simd.spi.CosineCodesBody;
  * features in one pass, on the preferred species (8 or 16 lanes), with no float array between
  * the steps. Per register: the argument (a load and an add), the reduced cosine (two FMAs of
  * reduction, a multiply, three or four Horner FMAs, a sign), the grid position (one FMA and a
- * convert), the draw (a load of its 16 bits), the code (an add, a shift, a clamp), and the
- * packed store. The block's draws come first, from {@link VectorCounterRng#fillBits16} into a
- * per-thread array, so that the rounding loop holds no call.
+ * convert), the draw (a load of its fixed-point draw), the code (an add, a shift, a clamp), and
+ * the packed store. The block's draws come first, 8 bits a feature ({@link
+ * VectorCounterRng#drawBlock8}) or 16 ({@link VectorCounterRng#drawBlock16}), into a per-thread
+ * array, so that the rounding loop holds no call.
  *
  * <p>Lane for lane the float operations are {@link CosineCodes}'s, so the bytes equal the scalar
  * body's. Columns before the first multiple of the lane count and the last partial register take

@@ -290,11 +290,7 @@ public final class VectorCounterRng implements CounterRngBody {
    * the thread's next call.
    */
   int[] drawBlock16(long seed, long row, int firstColumn, int draw, int count) {
-    int[] draws = DRAWS.get();
-    if (draws.length < count) {
-      draws = new int[count];
-      DRAWS.set(draws);
-    }
+    int[] draws = scratch(count);
     fillBits16(seed, row, firstColumn, draw, draws, 0, count);
     return draws;
   }
@@ -305,12 +301,18 @@ public final class VectorCounterRng implements CounterRngBody {
    * 16-bit ones.
    */
   int[] drawBlock8(long seed, long row, int firstColumn, int draw, int count) {
+    int[] draws = scratch(count);
+    fillBytes(seed, row, firstColumn, draw, draws, 0, count, true);
+    return draws;
+  }
+
+  /** This thread's scratch array, at least count long. */
+  private static int[] scratch(int count) {
     int[] draws = DRAWS.get();
     if (draws.length < count) {
       draws = new int[count];
       DRAWS.set(draws);
     }
-    fillBytes(seed, row, firstColumn, draw, draws, 0, count, true);
     return draws;
   }
 
@@ -353,11 +355,10 @@ public final class VectorCounterRng implements CounterRngBody {
 
   private static void scalarBytes(long seed, long row, int firstColumn, int draw, int[] out,
       int off, int count, boolean fixedPoint) {
-    SCALAR.fillBits8(seed, row, firstColumn, draw, out, off, count);
     if (fixedPoint) {
-      for (int i = off; i < off + count; i++) {
-        out[i] = Threefry.fixedPoint8(out[i]);
-      }
+      SCALAR.fillFixedPoint8(seed, row, firstColumn, draw, out, off, count);
+    } else {
+      SCALAR.fillBits8(seed, row, firstColumn, draw, out, off, count);
     }
   }
 

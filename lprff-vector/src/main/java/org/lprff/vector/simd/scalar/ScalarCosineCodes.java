@@ -4,7 +4,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import org.lprff.vector.simd.spi.CosineCodes;
 import org.lprff.vector.simd.spi.CosineCodesBody;
-import org.lprff.vector.simd.spi.Threefry;
 
 /** The reference body: {@link CosineCodes} element by element, then {@link ScalarRounding}'s packing. */
 public final class ScalarCosineCodes implements CosineCodesBody {
@@ -29,12 +28,8 @@ public final class ScalarCosineCodes implements CosineCodesBody {
       switch (drawBits) {
         case CosineCodes.HALF_WORD_DRAWS -> rng.fillBits16(seed, row, firstColumn + done, draw,
             draws, 0, n);
-        case CosineCodes.BYTE_DRAWS -> {
-          rng.fillBits8(seed, row, firstColumn + done, draw, draws, 0, n);
-          for (int i = 0; i < n; i++) {
-            draws[i] = Threefry.fixedPoint8(draws[i]);
-          }
-        }
+        case CosineCodes.BYTE_DRAWS -> rng.fillFixedPoint8(seed, row, firstColumn + done, draw,
+            draws, 0, n);
         default -> Arrays.fill(draws, 0, n, CosineCodes.NEAREST_DRAW);
       }
       for (int i = 0; i < n; i++) {

@@ -34,6 +34,18 @@ public final class ScalarCounterRng implements CounterRngBody {
   }
 
   /**
+   * {@link #fillBits8}'s draws d as the rounding's fixed-point draws, {@link
+   * Threefry#fixedPoint8}(d) = d 2^8 + 2^7: what the b <= 8 rounding of both bodies adds.
+   */
+  public void fillFixedPoint8(
+      long seed, long row, int firstColumn, int draw, int[] out, int off, int count) {
+    fillBits8(seed, row, firstColumn, draw, out, off, count);
+    for (int i = off; i < off + count; i++) {
+      out[i] = Threefry.fixedPoint8(out[i]);
+    }
+  }
+
+  /**
    * The column layout the fills share: a group of 8 * slots columns takes 8 lanes of one block
    * each, and column {@code groupStart + 8 slot + lane} gets slot {@code slot} of lane {@code
    * lane}'s block: its word (4 slots, 32 bits), its half word (8 slots: slot = 4 half + word) or
