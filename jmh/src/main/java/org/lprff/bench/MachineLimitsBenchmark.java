@@ -105,6 +105,17 @@ public class MachineLimitsBenchmark {
   /** FMA_OPERANDS pairs (x, y) of vectors, x y ~ 1e-6: 2^18 trips add ~0.3, no overflow. */
   private static final float[] FMA_XY = fmaOperands();
 
+  /** The pair after pair o: o + 1, wrapping to 0 after the last. */
+  private static final int[] FMA_NEXT = fmaNext();
+
+  private static int[] fmaNext() {
+    int[] next = new int[FMA_OPERANDS];
+    for (int o = 0; o < FMA_OPERANDS; o++) {
+      next[o] = (o + 1) % FMA_OPERANDS;
+    }
+    return next;
+  }
+
   private static float[] fmaOperands() {
     float[] xy = new float[2 * FMA_OPERANDS * FLOATS.length()];
     SplittableRandom random = new SplittableRandom(7);
@@ -307,11 +318,12 @@ public class MachineLimitsBenchmark {
   /**
    * FMA_TRIPS x 12 independent FMAs a = x y + a, x and y loaded each trip (one pair of the 64 in
    * {@link #FMA_XY}, all in L1): loop-invariant register operands halve the rate (see the class
-   * comment), loads cost no FMA pipe. A nest of fixed trip counts: the inner loop walks the 64
-   * pairs (its index linear, so no range check stays in it; its count constant and short, so C2
-   * neither strip-mines it nor polls a safepoint in it), the outer one repeats it. One loop of
-   * FMA_TRIPS with the index wrapped ({@code t & 63}) read 86 GFLOP/s on 2 threads where the
-   * same loop without counted-loop safepoints read 133.
+   * comment), loads cost no FMA pipe. The inner loop walks the 64 pairs through {@link
+   * #FMA_NEXT}, so C2 cannot count it and does not unroll it: unrolled 4 times (the counted loop
+   * this was until issue 32), 8 operand registers and 12 accumulators do not fit in AVX2's 16,
+   * 5 accumulators were spilled to the stack and each FMA chain ran 4 deep, and one thread read 90
+   * GFLOP/s where this loop reads 102 (AMD EPYC Zen 3, avx2). The chased index costs one load per
+   * 12 FMAs.
    */
   private static float fmas(int seed) {
     float[] xy = FMA_XY;
@@ -328,8 +340,10 @@ public class MachineLimitsBenchmark {
     FloatVector a9 = a0.add(9f);
     FloatVector a10 = a0.add(10f);
     FloatVector a11 = a0.add(11f);
+    int[] next = FMA_NEXT;
     for (int round = 0; round < FMA_TRIPS / FMA_OPERANDS; round++) {
-      for (int o = 0; o < FMA_OPERANDS; o++) {
+      int o = 0;
+      do {
         FloatVector x = FloatVector.fromArray(FLOATS, xy, 2 * o * lanes);
         FloatVector y = FloatVector.fromArray(FLOATS, xy, (2 * o + 1) * lanes);
         a0 = x.fma(y, a0);
@@ -344,7 +358,8 @@ public class MachineLimitsBenchmark {
         a9 = x.fma(y, a9);
         a10 = x.fma(y, a10);
         a11 = x.fma(y, a11);
-      }
+        o = next[o];
+      } while (o != 0);
     }
     return a0.add(a1).add(a2).add(a3).add(a4).add(a5).add(a6).add(a7).add(a8).add(a9).add(a10)
         .add(a11).reduceLanes(VectorOperators.ADD);
