@@ -180,6 +180,17 @@ public record FeaturizerSpec(
     return new FeaturizerSpec(kernel, inputDim, features, newBits, projection, seed, quantizer);
   }
 
+  /** This spec with another number of features. */
+  public FeaturizerSpec withFeatures(int newFeatures) {
+    return new FeaturizerSpec(kernel, inputDim, newFeatures, bits, projection, seed, quantizer);
+  }
+
+  /** This spec with the kernel's length scale ({@link KernelFunction#lengthScale}) replaced. */
+  public FeaturizerSpec withLengthScale(double lengthScale) {
+    return new FeaturizerSpec(kernel.withLengthScale(lengthScale), inputDim, features, bits,
+        projection, seed, quantizer);
+  }
+
   /** This spec with another quantizer. */
   public FeaturizerSpec withQuantizer(Quantizer newQuantizer) {
     return new FeaturizerSpec(kernel, inputDim, features, bits, projection, seed, newQuantizer);

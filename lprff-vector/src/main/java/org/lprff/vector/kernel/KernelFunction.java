@@ -36,6 +36,16 @@ public sealed interface KernelFunction
   boolean supportsStructuredProjections();
 
   /**
+   * The length scale: sigma of the gaussian and laplacian kernels, {@code length_scale} of the
+   * matern kernel. Distances enter every kernel divided by it; it is what a bandwidth search
+   * chooses.
+   */
+  double lengthScale();
+
+  /** This kernel with another length scale (its other parameters kept). */
+  KernelFunction withLengthScale(double newLengthScale);
+
+  /**
    * k as a function of the difference vector, x[xOff .. xOff + d) - y[yOff .. yOff + d), computed
    * in double. NaN inputs give NaN (values are not scanned).
    */
@@ -112,6 +122,16 @@ public sealed interface KernelFunction
     }
 
     @Override
+    public double lengthScale() {
+      return sigma;
+    }
+
+    @Override
+    public Gaussian withLengthScale(double newLengthScale) {
+      return new Gaussian(newLengthScale);
+    }
+
+    @Override
     public String name() {
       return "gaussian";
     }
@@ -150,6 +170,16 @@ public sealed interface KernelFunction
   record Laplacian(double sigma) implements KernelFunction {
     public Laplacian {
       checkScale("sigma", sigma);
+    }
+
+    @Override
+    public double lengthScale() {
+      return sigma;
+    }
+
+    @Override
+    public Laplacian withLengthScale(double newLengthScale) {
+      return new Laplacian(newLengthScale);
     }
 
     @Override
@@ -200,6 +230,11 @@ public sealed interface KernelFunction
             "Matern nu is " + nu + ", supported values are 0.5, 1.5, 2.5");
       }
       checkScale("length_scale", lengthScale);
+    }
+
+    @Override
+    public Matern withLengthScale(double newLengthScale) {
+      return new Matern(nu, newLengthScale);
     }
 
     @Override

@@ -31,6 +31,26 @@ class KernelFunctionTest {
   // ---- exact values
 
   @Test
+  void lengthScaleIsTheDistanceUnitAndCanBeReplaced() {
+    List<KernelFunction> kernels = List.of(new KernelFunction.Gaussian(2),
+        new KernelFunction.Laplacian(2), new KernelFunction.Matern(1.5, 2));
+    float[] x = {1, 2};
+    float[] y = {0, 0.5f};
+    float[] x3 = {3, 6};
+    float[] y3 = {0, 1.5f};
+    for (KernelFunction k : kernels) {
+      assertEquals(2.0, k.lengthScale(), k.name());
+      KernelFunction wider = k.withLengthScale(6);
+      assertEquals(6.0, wider.lengthScale(), k.name());
+      assertEquals(k.name(), wider.name());
+      // k_6(3x, 3y) = k_2(x, y): distances enter divided by the length scale.
+      assertEquals(k.value(x, y), wider.value(x3, y3), 1e-12, k.name());
+    }
+    assertEquals(new KernelFunction.Matern(1.5, 6), kernels.get(2).withLengthScale(6),
+        "matern keeps its nu");
+  }
+
+  @Test
   void valuesAtKnownPoints() {
     float[] x = {0.5f, -1f, 2f};
     float[] y = {1.5f, 1f, 4f}; // y - x = (1, 2, 2): ||.||_2 = 3, ||.||_1 = 5
