@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.lprff.arrow.input.RowBatch;
@@ -16,6 +17,7 @@ import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
+import org.lprff.vector.stream.RowSplit;
 import org.lprff.vector.train.Solver;
 import org.lprff.vector.train.Trainer;
 import org.lprff.vector.train.TrainingReport;
@@ -33,7 +35,7 @@ import org.lprff.vector.train.model.LinearModel;
  * predict}, the Python package and Spark read alike.
  *
  * <pre>{@code
- * FittedModel model = FittedModel.fit(spec, train);   // standardized; l2 chosen on a split
+ * FittedModel model = FittedModel.fit(spec, train, Bandwidth.SEARCH); // sigma and l2 chosen
  * model.save(Path.of("m.lprff"));
  * float[] predicted = FittedModel.load(Path.of("m.lprff")).predict(x, n);
  * }</pre>
@@ -118,6 +120,16 @@ public final class FittedModel {
         true, null);
   }
 
+  /**
+   * Regression on a table's rows with every default, the kernel's length scale set by {@code
+   * bandwidth} ({@link Bandwidth#SEARCH}: chosen on a seeded 10% of the rows; the spec's own is
+   * then a placeholder).
+   */
+  public static FittedModel fit(FeaturizerSpec spec, RowTable train, Bandwidth bandwidth) {
+    return fit(spec, train, null, TrainingRequest.regression(spec.modelFeatures()), bandwidth,
+        null);
+  }
+
   /** Regression on a table's rows with every default (see {@link #fit(FeaturizerSpec, float[], float[], int)}). */
   public static FittedModel fit(FeaturizerSpec spec, RowTable train) {
     return fit(spec, train, TrainingRequest.regression(spec.modelFeatures()), true, null);
@@ -138,6 +150,139 @@ public final class FittedModel {
       throw new IllegalArgumentException(
           (spec == null ? "spec" : train == null ? "train" : "request") + " is null");
     }
+    requireFits(spec, train, request);
+    Standardization standardization = standardize ? train.standardization() : null;
+    RowTable rows = standardize ? standardized(train, standardization) : train;
+    Featurizer featurizer = Featurizer.of(spec);
+    try (Arena arena = Arena.ofShared()) {
+      InMemoryBatches source = batches(spec, featurizer, rows, request, arena);
+      // SGD reads shuffled mini-batches; the full-batch solvers every row in order.
+      TrainingReport report = Trainer.run(request, new Trainer.Data("train", "",
+          request.solver().shufflesRows() ? source : source.ordered()), progress);
+      return of(spec, standardization, request, report, null, null);
+    }
+  }
+
+  /**
+   * Fits {@code request} on raw rows with the kernel's length scale chosen by {@code bandwidth}:
+   * the columns standardized with the training rows' statistics (the validation rows with the
+   * same), σ set ({@link Bandwidth}), every training row featurized and trained on, l2 chosen on
+   * {@code validation} (then refit on train + validation by the closed form) or on the seeded 10%
+   * split of the training rows, as {@code lprff train} chooses it. The model's training strings
+   * record how σ was chosen ({@code sigma_rule}) and, for {@link Bandwidth#SEARCH}, every σ tried
+   * ({@link BandwidthSearch.Result#toMap}).
+   *
+   * <pre>{@code
+   * RowTable train = RowTable.readCsv(Path.of("train.csv"), "price");
+   * FeaturizerSpec spec = new FeaturizerSpec(new KernelFunction.Gaussian(1), train.d(), 4096, 4,
+   *     "fastfood", 0, Quantizer.STOCHASTIC);           // sigma 1 is a placeholder: searched
+   * FittedModel model = FittedModel.fit(spec, train, null,
+   *     TrainingRequest.regression(spec.modelFeatures()), Bandwidth.SEARCH, System.err::println);
+   * }</pre>
+   *
+   * @param validation rows that choose σ and l2 instead of a split of {@code train}, or null
+   * @param progress a line per step worth telling, or null
+   * @throws IllegalArgumentException if the rows do not fit the spec, are too few to split, all
+   *     equal (no σ tells them apart), or a label does not fit the task (naming the value and the
+   *     fix)
+   */
+  public static FittedModel fit(FeaturizerSpec spec, RowTable train, RowTable validation,
+      TrainingRequest request, Bandwidth bandwidth, Consumer<String> progress) {
+    if (spec == null || train == null || request == null || bandwidth == null) {
+      throw new IllegalArgumentException((spec == null ? "spec" : train == null ? "train"
+          : request == null ? "request" : "bandwidth") + " is null");
+    }
+    requireFits(spec, train, request);
+    if (validation != null && validation.d() != train.d()) {
+      throw new IllegalArgumentException("the validation rows have " + validation.d()
+          + " columns, the training rows " + train.d());
+    }
+    if (request.classification()) {
+      requireTwoClasses(train);
+    }
+    Standardization standardization = train.standardization();
+    RowTable t = standardized(train, standardization);
+    RowTable v = validation == null ? null : standardized(validation, standardization);
+    Map<String, String> chosenBy = new LinkedHashMap<>();
+    FeaturizerSpec at = spec;
+    switch (bandwidth) {
+      case GIVEN -> chosenBy.put("sigma_rule", "given");
+      case MEDIAN -> {
+        double median = Bandwidth.median(t, request.seed());
+        at = spec.withLengthScale(median);
+        chosenBy.put("sigma_rule", "median");
+        chosenBy.put("sigma_median_distance", Double.toString(median));
+      }
+      case SEARCH -> {
+        RowTable[] parts = v != null ? new RowTable[] {t, v} : validationSplit(t, request.seed());
+        BandwidthSearch.Result found =
+            BandwidthSearch.run(spec, parts[0], parts[1], request, progress);
+        at = spec.withLengthScale(found.lengthScale());
+        chosenBy.putAll(found.toMap());
+      }
+    }
+    if (progress != null) {
+      progress.accept(String.format(Locale.ROOT, "fitting: m = %d at %d bits, sigma"
+          + " %.4g, on %d training rows", at.features(), at.bits(), at.kernel().lengthScale(),
+          t.n()));
+    }
+    Featurizer featurizer = Featurizer.of(at);
+    try (Arena arena = Arena.ofShared()) {
+      InMemoryBatches source = batches(at, featurizer, t, request, arena);
+      Trainer.Data trainData = new Trainer.Data("train", "",
+          request.solver().shufflesRows() ? source : source.ordered());
+      Trainer.Data validationData = v == null ? null : new Trainer.Data("validation", "",
+          batches(at, featurizer, v, request, arena).ordered());
+      TrainingReport report = Trainer.run(request, trainData, validationData, validationData,
+          progress);
+      return of(at, standardization, request, report, null, null).withTraining(chosenBy);
+    }
+  }
+
+  /** Refuses classification labels that are all one class, naming it. */
+  private static void requireTwoClasses(RowTable train) {
+    int[] classes = train.classes();
+    for (int c : classes) {
+      if (c != classes[0]) {
+        return;
+      }
+    }
+    throw new IllegalArgumentException("every training label is class " + classes[0] + " ("
+        + train.n() + " rows): classification needs at least 2 classes; check the label column,"
+        + " or fit regression");
+  }
+
+  /** Rows the validation split must leave on either side to choose σ on. */
+  static final int MIN_VALIDATION_ROWS = 5;
+
+  /** {training rows, validation rows}: the seeded 10% split {@code lprff train} chooses l2 on. */
+  static RowTable[] validationSplit(RowTable rows, long seed) {
+    int[][] parts = RowTable.partition(rows.n(), i -> RowSplit.validation(seed, i));
+    if (parts[1].length < MIN_VALIDATION_ROWS || parts[0].length < MIN_VALIDATION_ROWS) {
+      throw new IllegalArgumentException("the seeded 10% validation split of " + rows.n()
+          + " training rows left " + parts[1].length + " validation and " + parts[0].length
+          + " training rows (at least " + MIN_VALIDATION_ROWS + " of each are needed to choose"
+          + " sigma): give more rows, a validation file, or sigma itself");
+    }
+    return new RowTable[] {rows.select(parts[0]), rows.select(parts[1])};
+  }
+
+  private static RowTable standardized(RowTable rows, Standardization standardization) {
+    float[] x = rows.x().clone(); // the caller's rows stay as they were
+    standardization.apply(new RowBatch(x, rows.n(), rows.d(), null, 0));
+    return new RowTable(x, rows.y(), rows.n(), rows.d(), rows.names());
+  }
+
+  private static InMemoryBatches batches(FeaturizerSpec spec, Featurizer featurizer,
+      RowTable rows, TrainingRequest request, Arena arena) {
+    MemorySegment z = arena.allocate(Math.max(1, (long) featurizer.rowBytes() * rows.n()), 64);
+    featurizer.featurize(rows.x(), rows.n(), 0, z, 0, 0, request.executor());
+    FeatureRows features = FeatureRows.of(spec, z, 0, rows.n());
+    return request.classification() ? InMemoryBatches.of(features, rows.classes())
+        : InMemoryBatches.of(features, rows.y());
+  }
+
+  private static void requireFits(FeaturizerSpec spec, RowTable train, TrainingRequest request) {
     if (train.d() != spec.inputDim()) {
       throw new IllegalArgumentException("the rows have " + train.d() + " columns, the spec's"
           + " input has d = " + spec.inputDim());
@@ -145,25 +290,6 @@ public final class FittedModel {
     if (request.features() != spec.modelFeatures()) {
       throw new IllegalArgumentException("the request is for " + request.features()
           + " features, the spec's model reads " + spec.modelFeatures());
-    }
-    Standardization standardization = null;
-    float[] x = train.x();
-    if (standardize) {
-      standardization = train.standardization();
-      x = x.clone(); // the caller's rows stay as they were
-      standardization.apply(new RowBatch(x, train.n(), train.d(), null, 0));
-    }
-    Featurizer featurizer = Featurizer.of(spec);
-    try (Arena arena = Arena.ofShared()) {
-      MemorySegment z = arena.allocate(Math.max(1, (long) featurizer.rowBytes() * train.n()), 64);
-      featurizer.featurize(x, train.n(), 0, z, 0, 0, request.executor());
-      FeatureRows rows = FeatureRows.of(spec, z, 0, train.n());
-      InMemoryBatches source = request.classification()
-          ? InMemoryBatches.of(rows, train.classes()) : InMemoryBatches.of(rows, train.y());
-      // SGD reads shuffled mini-batches; the full-batch solvers every row in order.
-      TrainingReport report = Trainer.run(request, new Trainer.Data("train", "",
-          request.solver().shufflesRows() ? source : source.ordered()), progress);
-      return of(spec, standardization, request, report, null, null);
     }
   }
 

@@ -1,0 +1,411 @@
+package org.lprff.arrow.model;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.lprff.arrow.input.RowTable;
+import org.lprff.vector.featurize.Featurizer;
+import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.stream.FeatureRows;
+import org.lprff.vector.stream.InMemoryBatches;
+import org.lprff.vector.stream.RowSplit;
+import org.lprff.vector.train.Trainer;
+import org.lprff.vector.train.TrainingReport;
+import org.lprff.vector.train.TrainingRequest;
+
+/**
+ * Chooses the kernel's length scale (σ) on validation rows, coarse to fine, cheaply: the cost is
+ * kept below the final fit's by training on few features and a subsample of the rows.
+ *
+ * <ol>
+ *   <li>The median heuristic d_med over the training rows ({@link org.lprff.vector.kernel.MedianHeuristic}).
+ *   <li>Coarse: σ = d_med 2^k, k = -4..4, each trained at {@link #coarseFeatures} m_1 = m / 8
+ *       (clamped to [256, 1024], at most m) on at most {@value #SEARCH_ROWS} training rows and
+ *       scored on at most {@value #SEARCH_VALIDATION_ROWS} validation rows (seeded subsamples),
+ *       l2 chosen along the library's automatic path on the same validation rows. When the best
+ *       k is at an end of the range, the range grows by an octave that way, at most {@value
+ *       #EXTRA_OCTAVES} times.
+ *   <li>Fine: k* - 1, k* - 1/2, ..., k* + 1 at m_2 = 2 m_1 (at most m), the same rows; the choice
+ *       is the vertex of the least-squares parabola through their log metrics ({@link #vertex}),
+ *       within [k* - 1, k* + 1]: it moves less with the validation rows' noise than the best of
+ *       the five.
+ * </ol>
+ *
+ * <p>Every trial uses the caller's spec (kernel, bits, projection, quantizer, seed) at its m and
+ * σ, and the task's default solver for that m. The validation metric is the task's (MSE, error
+ * rate); a diverged trial counts as no result. {@link Result#edge} says when the choice sits at the
+ * end of everything tried: the true optimum may lie beyond.
+ */
+public final class BandwidthSearch {
+
+  /** Octaves either side of the median in the coarse grid. */
+  public static final int OCTAVES = 4;
+
+  /** Octaves the coarse grid may grow by on the side its best sits at. */
+  public static final int EXTRA_OCTAVES = 2;
+
+  /** Training rows a trial reads at most. */
+  public static final int SEARCH_ROWS = 8192;
+
+  /** Validation rows a trial is scored on at most. */
+  public static final int SEARCH_VALIDATION_ROWS = 4096;
+
+  /** The generator stream of the subsamples (distinct from the split's). */
+  static final long SUBSAMPLE_STREAM = 0x7375627361L;
+
+  /** Where the choice sits among the σ tried. */
+  public enum Edge {
+    /** Inside: a smaller and a larger σ were both worse. */
+    NONE,
+    /** The smallest σ tried: a smaller one might be better still. */
+    LOW,
+    /** The largest σ tried. */
+    HIGH
+  }
+
+  /**
+   * One σ tried.
+   *
+   * @param stage "coarse" or "fine"
+   * @param factor σ / d_med
+   * @param lengthScale σ
+   * @param features m of the trial
+   * @param l2 the l2 its validation rows chose
+   * @param metric its validation metric (MSE or error rate); NaN if training diverged
+   * @param seconds featurizing and training time
+   */
+  public record Trial(String stage, double factor, double lengthScale, int features, double l2,
+      double metric, double seconds) {}
+
+  /**
+   * What the search found.
+   *
+   * @param medianDistance d_med of the training rows
+   * @param lengthScale the chosen σ
+   * @param factor the chosen σ / d_med
+   * @param trials every σ tried, in order
+   * @param edge where the choice sits among them
+   * @param fitRows training rows each trial read
+   * @param validationRows validation rows each trial was scored on
+   * @param seconds the whole search's time
+   */
+  public record Result(double medianDistance, double lengthScale, double factor,
+      List<Trial> trials, Edge edge, int fitRows, int validationRows, double seconds) {
+
+    public Result {
+      trials = List.copyOf(trials);
+    }
+
+    /**
+     * The search as a model file's training strings ({@code lprff.train.} + key): {@code
+     * sigma_search} lists every trial as {@code stage:m:sigma:l2=metric}, separated by ';'.
+     */
+    public Map<String, String> toMap() {
+      Map<String, String> m = new LinkedHashMap<>();
+      m.put("sigma_rule", "search");
+      m.put("sigma_median_distance", Double.toString(medianDistance));
+      m.put("sigma_factor", Double.toString(factor));
+      m.put("sigma_edge", edge.name().toLowerCase(Locale.ROOT));
+      StringBuilder s = new StringBuilder();
+      for (Trial t : trials) {
+        s.append(s.isEmpty() ? "" : ";").append(t.stage()).append(':').append(t.features())
+            .append(':').append(t.lengthScale()).append(':').append(t.l2()).append('=')
+            .append(t.metric());
+      }
+      m.put("sigma_search", s.toString());
+      m.put("sigma_search_rows", fitRows + "+" + validationRows);
+      m.put("sigma_search_seconds", Double.toString(seconds));
+      return m;
+    }
+
+    /**
+     * The search a model's training strings record ({@link #toMap}; the trials' times are not
+     * kept), or null if σ was not searched.
+     *
+     * @throws IllegalArgumentException if the strings are malformed (naming the value)
+     */
+    public static Result fromMap(Map<String, String> training) {
+      String search = training.get("sigma_search");
+      if (search == null) {
+        return null;
+      }
+      try {
+        double median = Double.parseDouble(training.get("sigma_median_distance"));
+        List<Trial> trials = new ArrayList<>();
+        for (String trial : search.split(";")) {
+          String[] p = trial.split("[:=]");
+          if (p.length != 5) {
+            throw new IllegalArgumentException("trial '" + trial + "' is not stage:m:sigma:l2=metric");
+          }
+          double sigma = Double.parseDouble(p[2]);
+          trials.add(new Trial(p[0], sigma / median, sigma, Integer.parseInt(p[1]),
+              Double.parseDouble(p[3]), Double.parseDouble(p[4]), Double.NaN));
+        }
+        String[] rows = training.get("sigma_search_rows").split("\\+");
+        double factor = Double.parseDouble(training.get("sigma_factor"));
+        return new Result(median, median * factor, factor, trials,
+            Edge.valueOf(training.get("sigma_edge").toUpperCase(Locale.ROOT)),
+            Integer.parseInt(rows[0]), Integer.parseInt(rows[1]),
+            Double.parseDouble(training.get("sigma_search_seconds")));
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException("the model's sigma_search strings are malformed ("
+            + e.getMessage() + "): " + search, e);
+      }
+    }
+  }
+
+  private BandwidthSearch() {}
+
+  /** m_1: m / 8 clamped to [256, 1024], at most m. */
+  public static int coarseFeatures(int m) {
+    return Math.min(m, Math.max(256, Math.min(1024, m / 8)));
+  }
+
+  /**
+   * Searches σ for {@code spec} (its length scale ignored) on standardized rows.
+   *
+   * @param fit the training rows the trials train on (a subsample of them)
+   * @param validation the rows the trials are scored on
+   * @param request the final fit's request: its task, classes, seed and executor
+   * @param progress a line per trial, or null
+   * @throws IllegalArgumentException if the training rows are all equal (no σ tells them apart),
+   *     or either set is too small
+   * @throws IllegalStateException if every trial diverged
+   */
+  public static Result run(FeaturizerSpec spec, RowTable fit, RowTable validation,
+      TrainingRequest request, Consumer<String> progress) {
+    long started = System.nanoTime();
+    Consumer<String> say = progress == null ? line -> {} : progress;
+    if (fit.n() < 2 || validation.n() < 1) {
+      throw new IllegalArgumentException("the bandwidth search needs at least 2 training rows"
+          + " and 1 validation row; got " + fit.n() + " and " + validation.n()
+          + ": give more rows, or a --sigma");
+    }
+    double median = Bandwidth.median(fit, request.seed());
+    Integer classes = request.classification() ? classes(request, fit, validation) : null;
+    RowTable searchFit = subsample(fit, SEARCH_ROWS, request.seed());
+    RowTable searchValidation = subsample(validation, SEARCH_VALIDATION_ROWS, request.seed() + 1);
+    int m1 = coarseFeatures(spec.features());
+    int m2 = Math.min(spec.features(), 2 * m1);
+    say.accept(String.format(Locale.ROOT, "choosing sigma: median distance %.4g; trials on %d of"
+        + " %d training rows, scored on %d validation rows, m = %d then %d", median,
+        searchFit.n(), fit.n(), searchValidation.n(), m1, m2));
+    Trials trials = new Trials(spec, searchFit, searchValidation, request, classes, median, say);
+    int low = -OCTAVES;
+    int high = OCTAVES;
+    for (int k = low; k <= high; k++) {
+      trials.run("coarse", m1, k);
+    }
+    int best = (int) Math.round(trials.best("coarse", m1).exponent);
+    for (int extra = 0; extra < EXTRA_OCTAVES && (best == low || best == high); extra++) {
+      int k = best == low ? --low : ++high;
+      trials.run("coarse", m1, k);
+      best = (int) Math.round(trials.best("coarse", m1).exponent);
+    }
+    double[] fine = new double[FINE_STEPS.length];
+    double[] metrics = new double[FINE_STEPS.length];
+    for (int i = 0; i < fine.length; i++) {
+      fine[i] = best + FINE_STEPS[i];
+      metrics[i] = trials.run("fine", m2, fine[i]).metric();
+    }
+    double exponent = vertex(fine, metrics, trials.best("fine", m2).exponent);
+    Edge edge = exponent <= low ? Edge.LOW : exponent >= high ? Edge.HIGH : Edge.NONE;
+    double factor = Math.pow(2, exponent);
+    say.accept(String.format(Locale.ROOT, "chosen: sigma %.4g (2^%.2f x median)%s",
+        median * factor, exponent, switch (edge) {
+          case NONE -> "";
+          case LOW -> "; the smallest sigma tried: a smaller one may be better (give --sigma)";
+          case HIGH -> "; the largest sigma tried: a larger one may be better (give --sigma)";
+        }));
+    return new Result(median, median * factor, factor, trials.all, edge, searchFit.n(),
+        searchValidation.n(), (System.nanoTime() - started) / 1e9);
+  }
+
+  /** The fine stage's exponents around the coarse best, in octaves. */
+  static final double[] FINE_STEPS = {-1, -0.5, 0, 0.5, 1};
+
+  /**
+   * The exponent at the vertex of the least-squares parabola through (x_i, ln metric_i), clamped
+   * to [min x, max x]: the validation metric of one σ is noisy (a few hundred rows, random
+   * features), its logarithm near the optimum is close to a parabola in log σ, and the vertex of
+   * five points moves less with the noise than their argmin. {@code fallback} (the argmin) when
+   * fewer than 3 metrics are finite or the parabola opens downwards.
+   */
+  static double vertex(double[] x, double[] metric, double fallback) {
+    // Normal equations of y = a x^2 + b x + c over the finite points.
+    double[][] a = new double[3][4];
+    int used = 0;
+    double lo = Double.POSITIVE_INFINITY;
+    double hi = Double.NEGATIVE_INFINITY;
+    for (int i = 0; i < x.length; i++) {
+      if (!(metric[i] > 0) || Double.isInfinite(metric[i])) {
+        continue;
+      }
+      double[] row = {x[i] * x[i], x[i], 1};
+      double y = Math.log(metric[i]);
+      for (int r = 0; r < 3; r++) {
+        for (int c = 0; c < 3; c++) {
+          a[r][c] += row[r] * row[c];
+        }
+        a[r][3] += row[r] * y;
+      }
+      used++;
+      lo = Math.min(lo, x[i]);
+      hi = Math.max(hi, x[i]);
+    }
+    if (used < 3) {
+      return fallback;
+    }
+    for (int p = 0; p < 3; p++) { // Gauss-Jordan; the 3 x 3 system is well conditioned here
+      int pivot = p;
+      for (int r = p + 1; r < 3; r++) {
+        if (Math.abs(a[r][p]) > Math.abs(a[pivot][p])) {
+          pivot = r;
+        }
+      }
+      double[] t = a[p];
+      a[p] = a[pivot];
+      a[pivot] = t;
+      if (a[p][p] == 0) {
+        return fallback;
+      }
+      for (int r = 0; r < 3; r++) {
+        if (r != p) {
+          double f = a[r][p] / a[p][p];
+          for (int c = p; c < 4; c++) {
+            a[r][c] -= f * a[p][c];
+          }
+        }
+      }
+    }
+    double quadratic = a[0][3] / a[0][0];
+    double linear = a[1][3] / a[1][1];
+    if (!(quadratic > 0)) {
+      return fallback;
+    }
+    return Math.max(lo, Math.min(hi, -linear / (2 * quadratic)));
+  }
+
+  /** "2^-1.5", "1". */
+  static String factorText(double exponent) {
+    if (exponent == 0) {
+      return "1";
+    }
+    return exponent == Math.rint(exponent) ? "2^" + (int) exponent : "2^" + exponent;
+  }
+
+  /**
+   * The classes of the final fit: the request's, else 1 + the largest label of either set (a
+   * subsample may miss a rare class that the validation rows hold).
+   */
+  private static int classes(TrainingRequest request, RowTable fit, RowTable validation) {
+    if (request.classes() != null) {
+      return request.classes();
+    }
+    int max = 1;
+    for (RowTable t : new RowTable[] {fit, validation}) {
+      for (int c : t.classes()) {
+        max = Math.max(max, c);
+      }
+    }
+    return max + 1;
+  }
+
+  /** At most {@code cap} rows of {@code rows}, kept in order: row i iff its hash falls low. */
+  static RowTable subsample(RowTable rows, int cap, long seed) {
+    if (rows.n() <= cap) {
+      return rows;
+    }
+    int n = rows.n();
+    long key = RowSplit.mix64(seed ^ SUBSAMPLE_STREAM);
+    int[][] parts = RowTable.partition(n,
+        i -> Long.remainderUnsigned(RowSplit.mix64(key + i), n) >= cap);
+    return rows.select(parts[0]);
+  }
+
+  private record Scored(double exponent, Trial trial) {}
+
+  /** The trials run so far, and how to run one. */
+  private static final class Trials {
+    final FeaturizerSpec spec;
+    final RowTable fit;
+    final RowTable validation;
+    final TrainingRequest request;
+    final Integer classes;
+    final double median;
+    final Consumer<String> say;
+    final List<Trial> all = new ArrayList<>();
+    final List<Scored> scored = new ArrayList<>();
+
+    Trials(FeaturizerSpec spec, RowTable fit, RowTable validation, TrainingRequest request,
+        Integer classes, double median, Consumer<String> say) {
+      this.spec = spec;
+      this.fit = fit;
+      this.validation = validation;
+      this.request = request;
+      this.classes = classes;
+      this.median = median;
+      this.say = say;
+    }
+
+    Trial run(String stage, int m, double exponent) {
+      long started = System.nanoTime();
+      double sigma = median * Math.pow(2, exponent);
+      FeaturizerSpec at = spec.withFeatures(m).withLengthScale(sigma);
+      TrainingRequest r = (classes != null
+          ? TrainingRequest.classification(at.modelFeatures()).withClasses(classes)
+          : TrainingRequest.regression(at.modelFeatures()))
+          .withSeed(request.seed()).withExecutor(request.executor());
+      Featurizer featurizer = Featurizer.of(at);
+      TrainingReport report;
+      try (Arena arena = Arena.ofShared()) {
+        InMemoryBatches train = batches(at, featurizer, fit, arena);
+        InMemoryBatches scored = batches(at, featurizer, validation, arena);
+        report = Trainer.run(r, new Trainer.Data("train", "", r.solver().shufflesRows()
+            ? train : train.ordered()), new Trainer.Data("validation", "", scored.ordered()),
+            null, null);
+      }
+      double metric = report.diverged() ? Double.NaN : report.validation().metric();
+      Trial t = new Trial(stage, Math.pow(2, exponent), sigma, m, report.l2(), metric,
+          (System.nanoTime() - started) / 1e9);
+      all.add(t);
+      scored.add(new Scored(exponent, t));
+      say.accept(String.format(Locale.ROOT, "  %s: sigma %.4g (%s x median), m = %d: validation"
+          + " %s %.5g (l2 %s), %.1f s", stage, sigma, factorText(exponent), m,
+          classes == null ? "MSE" : "error", metric, report.l2(), t.seconds()));
+      return t;
+    }
+
+    /** The lowest metric of {@code stage}'s trials (the earliest on a tie). */
+    Scored best(String stage, int m) {
+      Scored best = null;
+      for (Scored s : scored) {
+        if (s.trial.stage().equals(stage) && s.trial.features() == m
+            && !Double.isNaN(s.trial.metric())
+            && (best == null || s.trial.metric() < best.trial.metric())) {
+          best = s;
+        }
+      }
+      if (best == null) {
+        throw new IllegalStateException("every sigma tried diverged in training (" + all.size()
+            + " trials from " + all.get(0).lengthScale() + " to "
+            + all.get(all.size() - 1).lengthScale() + "); check the labels, or give --sigma");
+      }
+      return best;
+    }
+
+    private InMemoryBatches batches(FeaturizerSpec at, Featurizer featurizer, RowTable rows,
+        Arena arena) {
+      MemorySegment z = arena.allocate(Math.max(1, (long) featurizer.rowBytes() * rows.n()), 64);
+      featurizer.featurize(rows.x(), rows.n(), 0, z, 0, 0, request.executor());
+      FeatureRows features = FeatureRows.of(at, z, 0, rows.n());
+      return classes != null ? InMemoryBatches.of(features, rows.classes())
+          : InMemoryBatches.of(features, rows.y());
+    }
+  }
+}
