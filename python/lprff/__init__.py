@@ -54,9 +54,23 @@ class FormatError(ValueError):
 
 
 class _Ipc:
-    """An IPC file or stream, memory-mapped: its schema and its record batches, read lazily."""
+    """An IPC file or stream, memory-mapped: its schema and its record batches, read lazily.
+
+    A binary stream (``sys.stdin.buffer``, a socket's file) is read as the stream framing, front
+    to back, batch by batch: ``lprff featurize ... --output - | python ...``.
+    """
 
     def __init__(self, path):
+        if hasattr(path, "read"):
+            self.path = str(getattr(path, "name", "<stream>"))
+            self._source = None  # the caller's to close
+            self._file = None
+            try:
+                self._stream = pa.ipc.open_stream(path)
+            except pa.ArrowInvalid as e:
+                raise FormatError(f"{self.path}: not an Arrow IPC stream ({e})") from e
+            self.schema = self._stream.schema
+            return
         self.path = str(path)
         self._source = pa.memory_map(self.path)
         try:
@@ -81,7 +95,8 @@ class _Ipc:
             yield from self._stream
 
     def close(self):
-        self._source.close()
+        if self._source is not None:
+            self._source.close()
 
     def __enter__(self):
         return self
@@ -386,6 +401,9 @@ def _concat(parts, empty):
 def read_features(path, condensed=True):
     """(values, labels, metadata) of a feature file, IPC file or stream framing.
 
+    path: the file, or a binary stream in the stream framing (e.g. sys.stdin.buffer under
+    ``lprff featurize ... --output - | python ...``).
+
     values: float32 [rows, n], the decoded features a model reads: n = m, or for Sigma-Delta
     n = m / lprff.quantizer.block condensed features (condensed=False: the m values before the
     condensation, codes on the grid or float32); labels: the label column as numpy (float32 for
@@ -426,7 +444,8 @@ def read_codes(path):
 
 def iter_batches(path, batch_rows, condensed=True):
     """Yields (values, labels) of batch_rows rows at a time (the last may be shorter), reading one
-    record batch at a time: the file is never read whole. values as read_features gives them."""
+    record batch at a time: the file is never read whole. values as read_features gives them;
+    path as read_features takes it (a pipe too)."""
     if int(batch_rows) != batch_rows or batch_rows < 1:
         raise ValueError(f"batch_rows is {batch_rows}, expected an integer >= 1")
     with _Ipc(path) as ipc:

@@ -351,3 +351,20 @@ def test_format_1_files_stay_readable(tmp_path):
         with pa.ipc.new_file(old, plain) as writer:
             writer.write_table(pa.Table.from_arrays(columns, schema=plain))
         assert np.array_equal(lprff.read_features(old)[0], lprff.read_features(source)[0])
+
+
+@pytest.mark.parametrize("path", [p for p in FEATURE_FILES if p.stem.endswith("stream")],
+                         ids=lambda p: p.stem)
+def test_a_binary_stream_reads_like_its_file(path):
+    """A pipe (here an open file, read front to back, never mapped) gives the path's values."""
+    values, labels, meta = lprff.read_features(path)
+    with open(path, "rb") as stream:
+        piped, piped_labels, piped_meta = lprff.read_features(stream)
+    assert np.array_equal(piped, values) and np.array_equal(piped_labels, labels)
+    assert piped_meta == meta
+    with open(path, "rb") as stream:
+        batches = list(lprff.iter_batches(stream, 5))
+    assert np.array_equal(np.concatenate([v for v, _ in batches]), values)
+    with open(FILES / "model.lprff", "rb") as not_a_stream:
+        with pytest.raises(lprff.FormatError, match="not an Arrow IPC stream"):
+            lprff.read_features(not_a_stream)

@@ -2,7 +2,9 @@ package org.lprff.arrow;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,6 +49,13 @@ import org.lprff.vector.featurize.Featurizer;
  * then treat every value as valid). For b = 32 this saves the float child's bitmap, 1 bit per
  * feature, which would otherwise add 1/32 to the file.
  *
+ * <p><b>Pipes.</b> {@link #builder(WritableByteChannel, Featurizer, FeatureSchema,
+ * BufferAllocator)} writes the stream framing to a channel the caller owns (standard output, a
+ * socket) as each record batch fills: no temporary file, nothing to rename, and a reader can
+ * start on the first batch. A failure part-way leaves the bytes written so far without an
+ * end-of-stream marker, which Arrow readers report as a truncated stream; the channel is left
+ * open either way.
+ *
  * <p>Typical use: {@code FeatureWriter.builder(path, featurizer, schema, allocator)
  * .batchSize(4096).executor(pool).write(source)}, or {@code open()} and then {@link
  * #write(RowBatch)} calls, {@link #finish()} and {@link #close()} in try-with-resources. Not
@@ -65,11 +74,11 @@ public final class FeatureWriter implements AutoCloseable {
   /**
    * What a finished writer produced.
    *
-   * @param file the target path
+   * @param file the target path, or null for a channel
    * @param format the IPC framing
    * @param rows rows written
    * @param recordBatches record batches written
-   * @param bytes the file's size
+   * @param bytes the bytes written
    */
   public record Summary(Path file, Format format, long rows, int recordBatches, long bytes) {}
 
@@ -80,6 +89,8 @@ public final class FeatureWriter implements AutoCloseable {
 
   private final Path target;
   private final Path temp;
+  /** The caller's channel (no temporary file), or null. */
+  private final CountingChannel sink;
   private final Format format;
   private final int inputDim;
   private final Executor executor;
@@ -103,14 +114,21 @@ public final class FeatureWriter implements AutoCloseable {
     Path tempPath = null;
     FileChannel opened = null;
     try {
-      AtomicWrite.Temp opening = AtomicWrite.open(target);
-      tempPath = opening.path();
-      opened = opening.channel();
+      WritableByteChannel out;
+      if (b.sink != null) {
+        out = new CountingChannel(b.sink);
+      } else {
+        AtomicWrite.Temp opening = AtomicWrite.open(target);
+        tempPath = opening.path();
+        opened = opening.channel();
+        out = opened;
+      }
       Schema arrowSchema = batch.root().getSchema();
       this.ipc = format == Format.FILE
-          ? IpcWriter.file(arrowSchema, opened)
-          : IpcWriter.stream(arrowSchema, opened);
+          ? IpcWriter.file(arrowSchema, out)
+          : IpcWriter.stream(arrowSchema, out);
       ipc.start();
+      this.sink = out instanceof CountingChannel c ? c : null;
     } catch (IOException | RuntimeException | Error e) {
       cleanUp(e, opened, tempPath);
       batch.close();
@@ -118,6 +136,31 @@ public final class FeatureWriter implements AutoCloseable {
     }
     this.temp = tempPath;
     this.channel = opened;
+  }
+
+  /** The caller's channel, counting the bytes written through it; never closed here. */
+  private static final class CountingChannel implements WritableByteChannel {
+    private final WritableByteChannel inner;
+    private long bytes;
+
+    CountingChannel(WritableByteChannel inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+      int n = inner.write(src);
+      bytes += n;
+      return n;
+    }
+
+    @Override
+    public boolean isOpen() {
+      return inner.isOpen();
+    }
+
+    @Override
+    public void close() {}
   }
 
   /**
@@ -129,12 +172,35 @@ public final class FeatureWriter implements AutoCloseable {
    */
   public static Builder builder(
       Path target, Featurizer featurizer, FeatureSchema schema, BufferAllocator allocator) {
-    return new Builder(target, featurizer, schema, allocator);
+    if (target == null) {
+      throw new IllegalArgumentException("target is null");
+    }
+    if (target.getFileName() == null) {
+      throw new IllegalArgumentException("target " + target + " has no file name");
+    }
+    return new Builder(target, null, featurizer, schema, allocator);
+  }
+
+  /**
+   * A builder for a writer of the stream framing to {@code sink} (see the class comment: a pipe),
+   * which stays the caller's to close; {@link Builder#format} may only be STREAM.
+   *
+   * @throws IllegalArgumentException if an argument is null or the featurizer's spec is not the
+   *     schema's
+   */
+  public static Builder builder(
+      WritableByteChannel sink, Featurizer featurizer, FeatureSchema schema,
+      BufferAllocator allocator) {
+    if (sink == null) {
+      throw new IllegalArgumentException("sink is null");
+    }
+    return new Builder(null, sink, featurizer, schema, allocator).format(Format.STREAM);
   }
 
   /** Options of a {@link FeatureWriter}; {@link #open()} or {@link #write(RowBatches)}. */
   public static final class Builder {
     private final Path target;
+    private final WritableByteChannel sink;
     private final Featurizer featurizer;
     private final FeatureSchema schema;
     private final BufferAllocator allocator;
@@ -144,16 +210,11 @@ public final class FeatureWriter implements AutoCloseable {
     private ProgressListener progress = ProgressListener.NONE;
     private long totalRows = -1;
 
-    private Builder(
-        Path target, Featurizer featurizer, FeatureSchema schema, BufferAllocator allocator) {
-      if (target == null) {
-        throw new IllegalArgumentException("target is null");
-      }
-      if (target.getFileName() == null) {
-        throw new IllegalArgumentException("target " + target + " has no file name");
-      }
+    private Builder(Path target, WritableByteChannel sink, Featurizer featurizer,
+        FeatureSchema schema, BufferAllocator allocator) {
       FeatureBatch.checkArguments(featurizer, schema, allocator);
       this.target = target;
+      this.sink = sink;
       this.featurizer = featurizer;
       this.schema = schema;
       this.allocator = allocator;
@@ -163,6 +224,10 @@ public final class FeatureWriter implements AutoCloseable {
     public Builder format(Format value) {
       if (value == null) {
         throw new IllegalArgumentException("format is null; expected FILE or STREAM");
+      }
+      if (sink != null && value != Format.STREAM) {
+        throw new IllegalArgumentException("format " + value + " to a channel: a pipe takes the"
+            + " STREAM framing (the file framing's footer points back into the bytes)");
       }
       this.format = value;
       return this;
@@ -357,6 +422,11 @@ public final class FeatureWriter implements AutoCloseable {
     try {
       flush();
       ipc.end();
+      if (sink != null) {
+        state = State.FINISHED;
+        batch.close();
+        return new Summary(null, format, rowsWritten, recordBatches, sink.bytes);
+      }
       channel.force(true);
       channel.close();
       AtomicWrite.moveOnto(temp, target);
@@ -464,7 +534,7 @@ public final class FeatureWriter implements AutoCloseable {
   private void checkOpen() {
     if (state != State.OPEN) {
       throw new IllegalStateException(
-          "feature writer for " + target + " is " + (state == State.FINISHED ? "finished" : "failed or closed"));
+          "feature writer for " + (target == null ? "a channel" : target) + " is " + (state == State.FINISHED ? "finished" : "failed or closed"));
     }
   }
 }

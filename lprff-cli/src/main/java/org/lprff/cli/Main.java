@@ -1,9 +1,12 @@
 package org.lprff.cli;
 
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.lprff.cli.output.StandardStreams;
 import picocli.CommandLine;
 
 /**
@@ -42,6 +45,19 @@ public final class Main {
     commandLine.setOut(out);
     commandLine.setErr(err);
     return commandLine.execute(args);
+  }
+
+  /**
+   * As {@link #run(PrintWriter, PrintWriter, String...)}, with {@code in} and {@code binaryOut}
+   * as the standard input and output that {@code -} names (tests pipe through them).
+   */
+  public static int run(InputStream in, OutputStream binaryOut, PrintWriter out, PrintWriter err,
+      String... args) {
+    try {
+      return StandardStreams.with(new StandardStreams(in, binaryOut), () -> run(out, err, args));
+    } catch (Exception e) {
+      throw new IllegalStateException(e); // run itself reports every failure as an exit code
+    }
   }
 
   /** A configured command line, its output on the process's standard streams until replaced. */

@@ -3,6 +3,7 @@ package org.lprff.cli;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -18,6 +19,7 @@ import org.lprff.arrow.io.AtomicWrite;
 import org.lprff.cli.options.InputOptions;
 import org.lprff.cli.options.ModelOption;
 import org.lprff.cli.options.UsageException;
+import org.lprff.cli.output.StandardStreams;
 import org.lprff.cli.output.Version;
 import org.lprff.cli.workflow.SpreadColumns;
 import org.lprff.vector.featurize.FeaturizerSpec;
@@ -69,7 +71,7 @@ final class PredictCommand implements Callable<Integer> {
   @Mixin ModelOption model;
 
   @Option(names = {"--output", "-o"}, required = true, paramLabel = "FILE",
-      description = "The predictions CSV to write.")
+      description = "The predictions CSV to write, or - for standard output.")
   Path output;
 
   @Option(names = "--quantized", description = "Featurize at the model's bits instead of"
@@ -97,6 +99,17 @@ final class PredictCommand implements Callable<Integer> {
     }
     FeaturizerSpec spec = m.spec();
     PredictionSpread spread = spread(m, task);
+    if (StandardStreams.isDash(in.input)) {
+      try (StandardStreams.Spool stdin = StandardStreams.current().spool()) {
+        in.input = stdin.file();
+        return predictInput(m, task, spec, spread);
+      }
+    }
+    return predictInput(m, task, spec, spread);
+  }
+
+  private int predictInput(FittedModel m, Task task, FeaturizerSpec spec, PredictionSpread spread)
+      throws IOException {
     RowSources.Format resolved;
     LabelColumn label;
     try {
@@ -105,7 +118,10 @@ final class PredictCommand implements Callable<Integer> {
     } catch (UsageException e) {
       throw new ParameterException(command.commandLine(), e.getMessage(), e);
     }
-    AtomicWrite.Temp temp = AtomicWrite.open(output);
+    // Standard output, or a temporary file moved onto the output once every row is written.
+    boolean pipe = StandardStreams.isDash(output);
+    AtomicWrite.Temp temp = pipe ? null : AtomicWrite.open(output);
+    WritableByteChannel target = pipe ? StandardStreams.current().outChannel() : temp.channel();
     int c = task.outputs();
     int batchRows = 4096;
     try (BufferAllocator allocator = new RootAllocator();
@@ -126,7 +142,7 @@ final class PredictCommand implements Callable<Integer> {
       float[] scores = new float[batchRows * c];
       float[] p = new float[batchRows * m.classes()];
       try (BufferedWriter w = new BufferedWriter(
-          Channels.newWriter(temp.channel(), StandardCharsets.UTF_8))) {
+          Channels.newWriter(target, StandardCharsets.UTF_8))) {
         w.write(header(task, m.classes()) + (spread == null ? "" : SpreadColumns.header(task)));
         w.newLine();
         StringBuilder line = new StringBuilder();
@@ -161,10 +177,14 @@ final class PredictCommand implements Callable<Integer> {
         }
         // Committed before the writer's close closes the channel: the commit forces the bytes.
         w.flush();
-        temp.commit();
+        if (temp != null) {
+          temp.commit();
+        }
       }
     } catch (IOException | RuntimeException | Error e) {
-      temp.abort();
+      if (temp != null) {
+        temp.abort();
+      }
       throw e;
     }
     return 0;

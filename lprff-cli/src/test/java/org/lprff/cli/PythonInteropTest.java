@@ -203,6 +203,48 @@ class PythonInteropTest {
     assertEquals("21 21 19 4 37", out.strip()); // 19 = ceil(37 x 4 / 8) bytes a row
   }
 
+  /**
+   * The issue's pipe: {@code lprff featurize ... --output - | python -c "..."}. The command's
+   * standard output goes to Python's standard input (a real OS pipe into the process), where
+   * pyarrow's {@code ipc.open_stream(sys.stdin.buffer)} and the package's {@code
+   * read_features(sys.stdin.buffer)} read it; both see the rows and the values the feature file
+   * of the same command holds.
+   */
+  @Test
+  void featuresPipedIntoPython() throws Exception {
+    Path rows = dir.resolve("rows.csv");
+    TrainCommandTest.writeCsv(rows, 150, 3, false);
+    Cli.Piped piped = Cli.piped(Files.readAllBytes(rows), "featurize", "--input", "-",
+        "--label-column", "y", "--standardize", "--sigma", "median", "--features", "40",
+        "--bits", "4", "--batch-size", "32", "--output", "-");
+    assertEquals(0, piped.exitCode(), piped.toString());
+    Path file = dir.resolve("same.arrow");
+    Cli.ok("featurize", "--input", rows.toString(), "--label-column", "y", "--standardize",
+        "--sigma", "median", "--features", "40", "--bits", "4", "--output", file.toString(), "-q");
+    String script = "import sys, numpy as np, pyarrow as pa, lprff\n"
+        + "if sys.argv[1] == 'pyarrow':\n"
+        + "    t = pa.ipc.open_stream(sys.stdin.buffer).read_all()\n"
+        + "    print(t.num_rows, t.schema.metadata[b'lprff.sigma'].decode())\n"
+        + "else:\n"
+        + "    v, labels, meta = lprff.read_features(sys.stdin.buffer)\n"
+        + "    w, _, _ = lprff.read_features(sys.argv[2])\n"
+        + "    assert np.array_equal(v, w), 'piped values differ from the file'\n"
+        + "    print(v.shape[0], v.shape[1], meta['lprff.sigma'])\n";
+    String sigma = FeatureRows.read(file).schema().metadata().get("lprff.sigma");
+    for (String reader : List.of("pyarrow", "lprff")) {
+      ProcessBuilder pb = new ProcessBuilder(PYTHON.toString(), "-c", script, reader,
+          file.toString()).redirectErrorStream(true);
+      Process process = pb.start();
+      try (var stdin = process.getOutputStream()) {
+        stdin.write(piped.out());
+      }
+      String output = new String(process.getInputStream().readAllBytes());
+      assertEquals(0, process.waitFor(), output);
+      assertEquals(reader.equals("pyarrow") ? "150 " + sigma : "150 40 " + sigma,
+          output.strip(), reader);
+    }
+  }
+
   /** The package's own tests (python/tests) on files the command line wrote. */
   @Test
   void thePackagesTestsPass() throws Exception {
