@@ -19,6 +19,7 @@ import org.lprff.arrow.input.RowBatch;
 import org.lprff.arrow.input.RowSource;
 import org.lprff.arrow.input.RowSources;
 import org.lprff.arrow.input.Standardization;
+import org.lprff.arrow.model.Bandwidth;
 import org.lprff.cli.options.InputOptions;
 import org.lprff.cli.options.QuietOption;
 import org.lprff.cli.options.RowRange;
@@ -28,11 +29,13 @@ import org.lprff.cli.options.UsageException;
 import org.lprff.cli.output.FeatureFileInfo;
 import org.lprff.cli.output.Human;
 import org.lprff.cli.output.Progress;
+import org.lprff.cli.output.StandardStreams;
 import org.lprff.cli.output.Version;
 import org.lprff.cli.workflow.HelperPool;
 import org.lprff.cli.workflow.RowSourceBatches;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
+import org.lprff.vector.kernel.MedianHeuristic;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -82,14 +85,15 @@ final class FeaturizeCommand implements Callable<Integer> {
       names = {"--output", "-o"},
       required = true,
       paramLabel = "FILE",
-      description = "The feature file to write (replaced if it exists).")
+      description = "The feature file to write (replaced if it exists), or - for standard output"
+          + " (the Arrow IPC stream framing, batch by batch: pipe it into pyarrow's"
+          + " ipc.open_stream).")
   Path output;
 
   @Option(
       names = "--ipc",
       paramLabel = "FRAMING",
-      defaultValue = "file",
-      description = "file (random access, default) or stream.")
+      description = "file (random access; default) or stream (the only framing of --output -).")
   String ipc;
 
   @Option(
@@ -120,6 +124,16 @@ final class FeaturizeCommand implements Callable<Integer> {
   }
 
   private int featurize() throws IOException {
+    if (!StandardStreams.isDash(in.input)) {
+      return featurizeInput();
+    }
+    try (StandardStreams.Spool stdin = StandardStreams.current().spool()) {
+      in.input = stdin.file();
+      return featurizeInput();
+    }
+  }
+
+  private int featurizeInput() throws IOException {
     FeatureWriter.Format framing = framing();
     if (batchSize < 1) {
       throw new UsageException("--batch-size is " + batchSize + ", expected >= 1");
@@ -177,23 +191,71 @@ final class FeaturizeCommand implements Callable<Integer> {
         return new Plan(format, labelColumn, likeSpec(likeFile, source), labelType,
             likeStandardization(likeFile, source), totalRows, range);
       }
-      FeaturizerSpec featurizerSpec = spec.build(source.columns());
-      if (!standardize) {
-        return new Plan(format, labelColumn, featurizerSpec, labelType, null, totalRows, range);
+      Bandwidth bandwidth = spec.kernel.bandwidth(Bandwidth.GIVEN);
+      if (bandwidth == Bandwidth.SEARCH) {
+        throw new UsageException("--sigma auto chooses sigma on labelled validation rows, which"
+            + " featurize does not train on: use lprff fit, or --sigma median");
       }
+      if (!standardize && bandwidth == Bandwidth.GIVEN) {
+        return new Plan(format, labelColumn, spec.build(source.columns()), labelType, null,
+            totalRows, range);
+      }
+      // A first pass: the statistics for --standardize, the sample for --sigma median.
       Standardization.Accumulator statistics = new Standardization.Accumulator(source.columns());
-      Progress progress = progress(err, "standardizing (pass 1 of 2)");
+      long seed = spec.seed == null ? 0 : spec.seed;
+      MedianHeuristic.Sampler sampler = bandwidth == Bandwidth.MEDIAN
+          ? new MedianHeuristic.Sampler(source.columns(), seed) : null;
+      Progress progress = progress(err, (standardize ? "standardizing" : "sampling rows for the"
+          + " median heuristic") + " (pass 1 of 2)");
       for (RowBatch batch = source.next(); batch != null; batch = source.next()) {
         statistics.add(batch);
+        if (sampler != null) {
+          sampler.add(batch.values(), batch.rows(), batch.firstRowId());
+        }
         progress.rowsWritten(statistics.count(), totalRows);
       }
       progress.finish();
       if (statistics.count() == 0) {
         throw new IllegalArgumentException(in.input + " has no data rows");
       }
-      return new Plan(format, labelColumn, featurizerSpec, labelType,
-          statistics.finish(source.columnNames()), statistics.count(), range);
+      Standardization standardization =
+          standardize ? statistics.finish(source.columnNames()) : null;
+      FeaturizerSpec featurizerSpec = sampler == null ? spec.build(source.columns())
+          : spec.build(source.columns(), median(sampler, standardization, seed));
+      return new Plan(format, labelColumn, featurizerSpec, labelType, standardization,
+          statistics.count(), range);
     }
+  }
+
+  /**
+   * The median heuristic over the sampled rows, standardized first when the features will be
+   * (sigma is a distance between the rows the featurizer sees).
+   */
+  private double median(MedianHeuristic.Sampler sampler, Standardization standardization,
+      long seed) {
+    int n = sampler.rows();
+    if (n < 2) {
+      throw new IllegalArgumentException("--sigma median needs at least 2 rows; " + in.input
+          + " has " + n);
+    }
+    float[] rows = sampler.sample();
+    int d = rows.length / n;
+    if (standardization != null) {
+      standardization.apply(new RowBatch(rows, n, d, null, 0));
+    }
+    double median = MedianHeuristic.distance(rows, n, d, seed);
+    if (!(median > 0)) {
+      throw new IllegalArgumentException("--sigma median: the sampled rows of " + in.input
+          + " are all equal (median distance " + median + "); give --sigma a number");
+    }
+    if (!quiet.enabled) {
+      PrintWriter err = command.commandLine().getErr();
+      err.println(String.format(Locale.ROOT, "sigma %.6g: the median distance between %d seeded"
+          + " pairs of %d sampled rows%s", median, MedianHeuristic.PAIRS, n,
+          standardization == null ? "" : " (standardized)"));
+      err.flush();
+    }
+    return median;
   }
 
   /** The second pass: reads, standardizes, featurizes on a pool and writes, atomically. */
@@ -205,10 +267,13 @@ final class FeaturizeCommand implements Callable<Integer> {
     FeatureSchema schema = FeatureSchema.of(plan.spec(), plan.labelType(), rowIds, metadata);
     Featurizer featurizer = Featurizer.of(plan.spec());
     Progress progress = progress(err, "featurizing");
+    FeatureWriter.Builder builder = StandardStreams.isDash(output)
+        ? FeatureWriter.builder(StandardStreams.current().outChannel(), featurizer, schema,
+            allocator)
+        : FeatureWriter.builder(output, featurizer, schema, allocator).format(framing);
     try (HelperPool helpers = HelperPool.start(threadCount, "lprff-featurize");
         RowSource source = open(plan.format(), plan.labelColumn(), plan.range(), allocator);
-        FeatureWriter writer = FeatureWriter.builder(output, featurizer, schema, allocator)
-            .format(framing)
+        FeatureWriter writer = builder
             .batchSize(batchSize)
             .executor(helpers.executor())
             .progress(progress)
@@ -235,6 +300,17 @@ final class FeaturizeCommand implements Callable<Integer> {
   }
 
   private FeatureWriter.Format framing() {
+    if (StandardStreams.isDash(output)) {
+      if (ipc != null && !ipc.equalsIgnoreCase("stream")) {
+        throw new UsageException("--ipc " + ipc + " with --output -: standard output takes the"
+            + " stream framing (the file framing's footer points back into the bytes); drop"
+            + " --ipc");
+      }
+      return FeatureWriter.Format.STREAM;
+    }
+    if (ipc == null) {
+      return FeatureWriter.Format.FILE;
+    }
     return switch (ipc.toLowerCase(Locale.ROOT)) {
       case "file" -> FeatureWriter.Format.FILE;
       case "stream" -> FeatureWriter.Format.STREAM;
@@ -244,6 +320,9 @@ final class FeaturizeCommand implements Callable<Integer> {
 
   /** Refuses an output the writer could not create, or one that is an input of this run. */
   private void checkOutput() throws IOException {
+    if (StandardStreams.isDash(output)) {
+      return;
+    }
     Path directory = output.toAbsolutePath().getParent();
     if (directory == null || !Files.isDirectory(directory)) {
       throw new IllegalArgumentException(
@@ -301,7 +380,7 @@ final class FeaturizeCommand implements Callable<Integer> {
       PrintWriter err, FeatureWriter.Summary summary, FeaturizerSpec spec, double seconds) {
     err.println(String.format(Locale.ROOT,
         "wrote %s: %s rows, %d -> %s features at %d bits, %s in %s (%s rows/s, %.1f MB/s)",
-        summary.file(),
+        summary.file() == null ? "the stream to standard output" : summary.file(),
         Human.count(summary.rows()),
         spec.inputDim(),
         Human.count(spec.features()),

@@ -2,7 +2,6 @@ package org.lprff.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -130,15 +129,9 @@ final class TrainCommand implements Callable<Integer> {
           + training.solver + " (auto, the default, trains to the optimum without one); add"
           + " --solver sgd, or drop --lr");
     }
-    if (classes != null && (!classification || classes < 2)) {
-      throw new UsageException("--classes is " + classes + ", expected"
-          + (classification ? " >= 2" : " only with --task classification"));
-    }
+    TrainingOptions.requireClasses(classes, classification);
     if (model != null) {
-      Path dir = model.toAbsolutePath().getParent();
-      if (dir == null || !Files.isDirectory(dir)) {
-        throw new IllegalArgumentException("the model's directory " + dir + " does not exist");
-      }
+      TrainingOptions.requireDirectoryOf(model);
     }
     PrintWriter err = command.commandLine().getErr();
     TrainingConfig options =

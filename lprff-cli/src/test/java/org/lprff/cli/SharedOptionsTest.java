@@ -25,12 +25,13 @@ class SharedOptionsTest {
   /** Option names declared separately on purpose: the commands mean different things by them. */
   static final Set<String> DIFFERENT = Set.of(
       "--train", "--heldout", // train: feature files, both required; compare: raw rows
+      "--validation", // train: a feature file; fit: raw rows
       "--task", // train: required; compare: regression by default; experiment: the data's
       "--l2", // train: a list chosen among; compare: one value > 0, also the kernel metrics' λ
       "--classes", // train: K >= 2 or from the labels; memory: the model's outputs, 1 by default
       "--features", "--bits", "--projection", // one value, a list (compare) or memory's size
       "--sigma", // demo: a number with a default; elsewhere required for its kernels
-      "--input", // featurize and predict: the rows; demo: another copy of diamonds.csv
+      "--input", // featurize and predict: the rows; fit: labelled rows; demo: diamonds.csv
       "--output", // featurize: a feature file; predict: a CSV
       "--model", // train: the file written (-o); evaluate and predict: the file read (-m)
       "--rows", // featurize: FROM:TO; compare: the kernel subsample's size

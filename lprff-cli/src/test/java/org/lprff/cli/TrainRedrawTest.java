@@ -76,7 +76,7 @@ class TrainRedrawTest {
     RedrawOptions options = new RedrawOptions();
     options.enabled = true;
     options.labelColumn = "y";
-    options.kernel.sigma = 2.0;
+    options.kernel.sigma = "2";
     options.features = 64;
     options.bits = 2;
     options.projection = "circulant";

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -32,11 +31,11 @@ import org.lprff.vector.codec.Quantizer;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.kernel.KernelFunction;
-import org.lprff.vector.random.CounterRng;
 import org.lprff.vector.simd.VectorizationProvider;
 import org.lprff.vector.stream.RowSplit;
 import org.lprff.vector.train.Solver;
 import org.lprff.vector.train.Trainer;
+import org.lprff.vector.kernel.MedianHeuristic;
 import org.lprff.vector.train.TrainingReport;
 import org.lprff.vector.train.TrainingRequest;
 import org.lprff.vector.train.TrainingRequest.ScheduleKind;
@@ -55,12 +54,6 @@ public final class Experiment {
 
   /** The mini-batch rows of the training memory: the LP-RFF paper's s = 250. */
   public static final int BATCH_ROWS = 250;
-
-  /** Pairs of training rows of the median heuristic. */
-  static final int MEDIAN_PAIRS = 2000;
-
-  /** The stream of the median heuristic's pairs. */
-  static final long STREAM_PAIRS = 0x6d656469616eL;
 
   public static final String RUNS = "runs.csv";
   public static final String SETTINGS = "experiment.properties";
@@ -128,7 +121,7 @@ public final class Experiment {
     if (settings.resume() && Files.exists(settingsFile)) {
       selection = resumeSelection(settingsFile, fingerprint);
       progress.accept(String.format(Locale.ROOT, "resuming: sigma %s and l2 %s from %s",
-          number(selection.sigma()), number(selection.l2()), settingsFile));
+          Human.number(selection.sigma()), Human.number(selection.l2()), settingsFile));
     }
     if (settings.resume() && Files.exists(runsFile)) {
       if (selection == null) {
@@ -296,7 +289,7 @@ public final class Experiment {
     progress.accept(String.format(Locale.ROOT, "choosing sigma and l2: full-precision circulant"
         + " features, m = %s, on %s training rows, scored on %s validation rows; median"
         + " distance %s", Human.count(plan.selectionFeatures()), Human.count(fit.n()),
-        Human.count(validation.n()), number(median)));
+        Human.count(validation.n()), Human.number(median)));
     List<Selection.Candidate> candidates = new ArrayList<>();
     Selection.Candidate best = null;
     int m = plan.selectionFeatures();
@@ -326,7 +319,7 @@ public final class Experiment {
       }
       candidates.add(c);
       progress.accept(String.format(Locale.ROOT, "  sigma %s (%s x median): l2 %s, validation"
-          + " %s %.5g", number(sigma), number(factor), number(c.l2()),
+          + " %s %.5g", Human.number(sigma), Human.number(factor), Human.number(c.l2()),
           data.task() == Task.REGRESSION ? "MSE" : "error", c.validationMetric()));
       if (!Double.isNaN(c.validationMetric())
           && (best == null || c.validationMetric() < best.validationMetric())) {
@@ -336,35 +329,16 @@ public final class Experiment {
     if (best == null) {
       throw new IllegalStateException("every sigma candidate diverged on the validation split");
     }
-    progress.accept("chosen: sigma " + number(best.sigma()) + ", l2 " + number(best.l2()));
+    progress.accept("chosen: sigma " + Human.number(best.sigma()) + ", l2 " + Human.number(best.l2()));
     return new Selection(median, best.sigma(), best.l2(), candidates, fit.n(), validation.n());
   }
 
-  /** The median Euclidean distance over {@value #MEDIAN_PAIRS} seeded pairs of distinct rows. */
+  /** The median heuristic ({@link MedianHeuristic}) over the training rows, split seed 1. */
   static double medianDistance(RowTable rows) {
-    int n = rows.n();
-    int d = rows.d();
-    if (n < 2) {
-      throw new IllegalArgumentException("the training rows are " + n + ": need at least 2");
+    if (rows.n() < 2) {
+      throw new IllegalArgumentException("the training rows are " + rows.n() + ": need at least 2");
     }
-    double[] distances = new double[MEDIAN_PAIRS];
-    for (int k = 0; k < MEDIAN_PAIRS; k++) {
-      long a = Integer.toUnsignedLong(CounterRng.bits(
-          ExperimentData.SPLIT_SEED, STREAM_PAIRS, k, 0));
-      long b = Integer.toUnsignedLong(CounterRng.bits(
-          ExperimentData.SPLIT_SEED, STREAM_PAIRS, k, 1));
-      int i = (int) (a % n);
-      int j = (int) (b % (n - 1));
-      j = j >= i ? j + 1 : j;
-      double sum = 0;
-      for (int c = 0; c < d; c++) {
-        double diff = rows.x()[i * d + c] - rows.x()[j * d + c];
-        sum += diff * diff;
-      }
-      distances[k] = Math.sqrt(sum);
-    }
-    Arrays.sort(distances);
-    return (distances[MEDIAN_PAIRS / 2 - 1] + distances[MEDIAN_PAIRS / 2]) / 2;
+    return MedianHeuristic.distance(rows.x(), rows.n(), rows.d(), ExperimentData.SPLIT_SEED);
   }
 
   static double roundTo3(double x) {
@@ -475,11 +449,11 @@ public final class Experiment {
         + " heldout rows are never read. sigma's candidates are multiples of the median distance"
         + " between training rows (%s); l2 along the library's automatic path %s.%n%n",
         plan.selectionFeatures(), Human.count(s.fitRows()), Human.count(s.validationRows()),
-        ExperimentData.SPLIT_SEED, number(s.medianDistance()), TrainingRequest.AUTOMATIC_L2));
+        ExperimentData.SPLIT_SEED, Human.number(s.medianDistance()), TrainingRequest.AUTOMATIC_L2));
     b.append("| sigma | l2 chosen | validation metric |\n|---:|---:|---:|\n");
     for (Selection.Candidate c : s.candidates()) {
-      b.append(String.format(Locale.ROOT, "| %s%s | %s | %.5g |%n", number(c.sigma()),
-          c.sigma() == s.sigma() ? " (chosen)" : "", number(c.l2()), c.validationMetric()));
+      b.append(String.format(Locale.ROOT, "| %s%s | %s | %.5g |%n", Human.number(c.sigma()),
+          c.sigma() == s.sigma() ? " (chosen)" : "", Human.number(c.l2()), c.validationMetric()));
     }
     double lowest = s.candidates().stream().mapToDouble(Selection.Candidate::sigma).min()
         .orElse(s.sigma());
@@ -508,8 +482,4 @@ public final class Experiment {
             : task.outputs() + "-class classification";
   }
 
-  static String number(double x) {
-    return String.format(Locale.ROOT, "%.4g", x).replaceAll("(\\.\\d*?)0+(e|$)", "$1$2")
-        .replace(".e", "e").replaceAll("\\.$", "");
-  }
 }

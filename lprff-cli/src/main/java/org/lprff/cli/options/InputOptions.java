@@ -25,7 +25,7 @@ public final class InputOptions {
       required = true,
       paramLabel = "FILE",
       description = "The rows to featurize: CSV with a header, LIBSVM, IDX images (optionally"
-          + " gzipped), or an Arrow IPC file or stream.")
+          + " gzipped), or an Arrow IPC file or stream; - reads them from standard input.")
   public Path input;
 
   @Option(

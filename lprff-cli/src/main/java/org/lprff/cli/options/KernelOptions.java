@@ -1,6 +1,7 @@
 package org.lprff.cli.options;
 
 import java.util.Locale;
+import org.lprff.arrow.model.Bandwidth;
 import org.lprff.vector.kernel.KernelFunction;
 import picocli.CommandLine.Option;
 
@@ -22,9 +23,11 @@ public final class KernelOptions {
   @Option(
       names = "--sigma",
       paramLabel = "S",
-      description = "Bandwidth of the gaussian and laplacian kernels; required for them (by"
-          + " featurize unless --like).")
-  public Double sigma;
+      description = "Bandwidth of the gaussian and laplacian kernels: a number, median (the"
+          + " median distance between seeded pairs of rows, after standardization) or, for fit,"
+          + " auto (chosen on validation rows; fit's default). Required by featurize unless"
+          + " --like.")
+  public String sigma;
 
   @Option(
       names = "--nu",
@@ -35,8 +38,91 @@ public final class KernelOptions {
   @Option(
       names = "--length-scale",
       paramLabel = "L",
-      description = "Length scale of the matern kernel; required for matern.")
-  public Double lengthScale;
+      description = "Length scale of the matern kernel: a number, median or (fit) auto, as"
+          + " --sigma; required for matern by featurize.")
+  public String lengthScale;
+
+  /**
+   * How the options set the kernel's length scale ({@code --sigma} or {@code --length-scale}):
+   * {@link Bandwidth#GIVEN} for a number, {@link Bandwidth#MEDIAN} for "median", {@link
+   * Bandwidth#SEARCH} for "auto", {@code absent} when neither is given.
+   *
+   * @throws UsageException for a value that is none of these
+   */
+  public Bandwidth bandwidth(Bandwidth absent) {
+    String given = sigma != null ? sigma : lengthScale;
+    if (given == null) {
+      return absent;
+    }
+    return switch (given.toLowerCase(Locale.ROOT)) {
+      case "median" -> Bandwidth.MEDIAN;
+      case "auto" -> Bandwidth.SEARCH;
+      default -> {
+        number(sigma != null ? "--sigma" : "--length-scale", given);
+        yield Bandwidth.GIVEN;
+      }
+    };
+  }
+
+  /** --sigma as a number, or null if not given or not a number. */
+  public Double sigmaNumber() {
+    return numberOrNull(sigma);
+  }
+
+  /** --length-scale as a number, or null if not given or not a number. */
+  public Double lengthScaleNumber() {
+    return numberOrNull(lengthScale);
+  }
+
+  /**
+   * The kernel these options give with the length scale {@code scale} in place of a "median" or
+   * "auto" one (or of none), the default kernel if none is named.
+   */
+  public KernelFunction build(double scale) {
+    String kernelName = name == null ? DEFAULT_KERNEL : kernelName(name);
+    if (kernelName.equals("matern") && sigma != null) {
+      throw new UsageException(
+          "--sigma does not apply to the matern kernel; it takes --nu and --length-scale");
+    }
+    if (!kernelName.equals("matern")) {
+      rejectMatern(kernelName, lengthScale);
+    }
+    try {
+      return switch (kernelName) {
+        case "gaussian" -> new KernelFunction.Gaussian(scale);
+        case "laplacian" -> new KernelFunction.Laplacian(scale);
+        case "matern" -> {
+          if (nu == null) {
+            throw new UsageException("the matern kernel needs --nu (0.5, 1.5 or 2.5)");
+          }
+          yield new KernelFunction.Matern(nu, scale);
+        }
+        default -> throw new AssertionError(kernelName);
+      };
+    } catch (IllegalArgumentException e) {
+      throw e instanceof UsageException ? e : new UsageException(e.getMessage());
+    }
+  }
+
+  private static Double numberOrNull(String text) {
+    if (text == null) {
+      return null;
+    }
+    try {
+      return Double.parseDouble(text);
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  private static double number(String option, String text) {
+    Double value = numberOrNull(text);
+    if (value == null || !(value > 0) || value.isInfinite()) {
+      throw new UsageException(option + " is '" + text + "', expected a number > 0, median or"
+          + " auto");
+    }
+    return value;
+  }
 
   /**
    * The kernel these options give, the default kernel if none is named.
@@ -60,10 +146,11 @@ public final class KernelOptions {
           throw new UsageException(
               "--sigma is required for the " + kernelName + " kernel (or use --like FILE)");
         }
-        rejectMatern(kernelName);
+        rejectMatern(kernelName, lengthScale);
+        double s = given("--sigma", sigma);
         yield kernelName.equals("gaussian")
-            ? new KernelFunction.Gaussian(sigma)
-            : new KernelFunction.Laplacian(sigma);
+            ? new KernelFunction.Gaussian(s)
+            : new KernelFunction.Laplacian(s);
       }
       case "matern" -> {
         if (nu == null || lengthScale == null) {
@@ -75,14 +162,23 @@ public final class KernelOptions {
           throw new UsageException(
               "--sigma does not apply to the matern kernel; it takes --nu and --length-scale");
         }
-        yield new KernelFunction.Matern(nu, lengthScale);
+        yield new KernelFunction.Matern(nu, given("--length-scale", lengthScale));
       }
       default -> throw new AssertionError(kernelName);
     };
   }
 
-  private void rejectMatern(String kernelName) {
-    if (nu != null || lengthScale != null) {
+  /** A numeric length scale; "median" and "auto" are settled by the command before build(). */
+  private static double given(String option, String text) {
+    String t = text.toLowerCase(Locale.ROOT);
+    if (t.equals("median") || t.equals("auto")) {
+      throw new UsageException(option + " " + text + " is not available here; give a number");
+    }
+    return number(option, text);
+  }
+
+  private void rejectMatern(String kernelName, String scale) {
+    if (nu != null || scale != null) {
       throw new UsageException(
           (nu != null ? "--nu" : "--length-scale") + " applies only to the matern kernel, not "
               + kernelName);

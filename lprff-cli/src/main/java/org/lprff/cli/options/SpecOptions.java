@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.lprff.vector.codec.BitWidths;
+import org.lprff.arrow.model.Bandwidth;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.kernel.KernelFunction;
 import org.lprff.vector.projection.Projections;
@@ -61,12 +62,29 @@ public final class SpecOptions {
    *     or a value the spec refuses
    */
   public FeaturizerSpec build(int inputDim) {
-    KernelFunction function = kernel.build();
-    int m = features == null ? DEFAULT_FEATURES : features;
+    return build(kernel.build(), inputDim, DEFAULT_FEATURES, DEFAULT_BITS);
+  }
+
+  /** As {@link #build(int)}, with the kernel's length scale {@code scale} (e.g. the median's). */
+  public FeaturizerSpec build(int inputDim, double scale) {
+    return build(inputDim, scale, DEFAULT_FEATURES, DEFAULT_BITS);
+  }
+
+  /**
+   * As {@link #build(int)}, with the kernel's length scale {@code scale} in place of a "median"
+   * or "auto" one (or of none), and the command's own defaults of m and b.
+   */
+  public FeaturizerSpec build(int inputDim, double scale, int defaultFeatures, int defaultBits) {
+    return build(kernel.build(scale), inputDim, defaultFeatures, defaultBits);
+  }
+
+  private FeaturizerSpec build(KernelFunction function, int inputDim, int defaultFeatures,
+      int defaultBits) {
+    int m = features == null ? defaultFeatures : features;
     if (m < 1) {
       throw new UsageException("--features is " + m + ", expected >= 1");
     }
-    int b = bits == null ? DEFAULT_BITS : bits;
+    int b = bits == null ? defaultBits : bits;
     try {
       BitWidths.check("--bits", b);
       return new FeaturizerSpec(
@@ -103,9 +121,14 @@ public final class SpecOptions {
   void requireAgreement(FeaturizerSpec like, String source) {
     List<String> conflicts = new ArrayList<>();
     KernelFunction k = like.kernel();
-    Double sigma = kernel.sigma;
+    if (kernel.bandwidth(Bandwidth.GIVEN) != Bandwidth.GIVEN) {
+      conflicts.add((kernel.sigma != null ? "--sigma " + kernel.sigma : "--length-scale "
+          + kernel.lengthScale) + " conflicts with --like " + source + ", whose map has its own"
+          + " length scale");
+    }
+    Double sigma = kernel.sigmaNumber();
     Double nu = kernel.nu;
-    Double lengthScale = kernel.lengthScale;
+    Double lengthScale = kernel.lengthScaleNumber();
     if (kernel.name != null && !KernelOptions.kernelName(kernel.name).equals(k.name())) {
       conflicts.add(conflict(source, "--kernel", kernel.name, "lprff.kernel", k.name()));
     }

@@ -4,6 +4,8 @@ import org.lprff.vector.train.LossKind;
 import org.lprff.vector.train.Solver;
 import org.lprff.vector.train.fullbatch.KitchenSinks;
 import java.util.List;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -63,6 +65,22 @@ public final class TrainingOptions extends SolverOptions {
       default -> throw new UsageException(
           "--task is '" + task + "', expected regression or classification");
     };
+  }
+
+  /** Refuses {@code --classes} below 2, or given for regression. */
+  public static void requireClasses(Integer classes, boolean classification) {
+    if (classes != null && (!classification || classes < 2)) {
+      throw new UsageException("--classes is " + classes + ", expected"
+          + (classification ? " >= 2" : " only with --task classification"));
+    }
+  }
+
+  /** Refuses a model path whose directory does not exist, before any work is done. */
+  public static void requireDirectoryOf(Path model) {
+    Path dir = model.toAbsolutePath().getParent();
+    if (dir == null || !Files.isDirectory(dir)) {
+      throw new IllegalArgumentException("the model's directory " + dir + " does not exist");
+    }
   }
 
   /**

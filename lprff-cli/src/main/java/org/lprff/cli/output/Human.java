@@ -27,6 +27,12 @@ public final class Human {
     return String.format(Locale.ROOT, value < 10 ? "%.2f %s" : "%.1f %s", value, units[unit]);
   }
 
+  /** 4 significant digits without trailing zeros: 0.7, 1.671, 1e-05, 2.5e+04. */
+  public static String number(double x) {
+    return String.format(Locale.ROOT, "%.4g", x).replaceAll("(\\.\\d*?)0+(e|$)", "$1$2")
+        .replace(".e", "e").replaceAll("\\.$", "");
+  }
+
   /** Seconds with 2 decimals below 100, else whole seconds. */
   public static String seconds(double s) {
     return String.format(Locale.ROOT, s < 100 ? "%.2f s" : "%.0f s", s);
