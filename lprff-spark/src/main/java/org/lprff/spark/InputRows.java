@@ -53,6 +53,35 @@ final class InputRows {
   }
 
   /**
+   * Reads the input at {@code index} of an external row (a vector or an array of numbers) into
+   * {@code out[off .. off + d)}, checking it as {@link Reader#read} does.
+   */
+  static void values(Row row, int index, String column, long id, int d, float[] out, int off) {
+    Object v = row.get(index);
+    if (v == null) {
+      throw new IllegalArgumentException(
+          "column '" + column + "' is null in the row with id " + id);
+    }
+    if (v instanceof Vector vector) {
+      check(column, id, vector.size(), d);
+      for (int i = 0; i < d; i++) {
+        out[off + i] = value(column, id, i, vector.apply(i));
+      }
+      return;
+    }
+    scala.collection.Seq<?> seq = (scala.collection.Seq<?>) v;
+    check(column, id, seq.size(), d);
+    for (int i = 0; i < d; i++) {
+      Object x = seq.apply(i);
+      if (x == null) {
+        throw new IllegalArgumentException("column '" + column + "' of the row with id " + id
+            + " has null at index " + i);
+      }
+      out[off + i] = value(column, id, i, ((Number) x).doubleValue());
+    }
+  }
+
+  /**
    * Reads the row id and input vector of Spark's internal rows (the transformer's path: no
    * conversion to external rows), checking every value: the messages name the column, the row
    * id, the index and the value.
