@@ -23,13 +23,14 @@ import org.lprff.vector.train.TrainingRequest;
  * The kernel's bandwidth chosen on validation rows, as a Spark ML {@link Estimator} whose model
  * ({@link Fitted}) featurizes with the {@link LpRffTransformer} at the chosen σ: put it where the
  * transformer would go in a pipeline ({@code [LpRffBandwidth, LpRffRegressor]}). With the
- * template's {@code sigma} set, fit keeps it. Unset, fit collects a seeded sample of the labelled rows to the
- * driver (at most {@link BandwidthSearch#SEARCH_ROWS} + {@link
- * BandwidthSearch#SEARCH_VALIDATION_ROWS} of them, kept by a hash of their row ids, so the sample
- * does not depend on the partitioning), splits it as every lprff tool does (row id i is validation
- * iff {@link RowSplit#validation}(seed, i)), runs the library's {@link BandwidthSearch} on the raw
- * input (the transformer does not standardize) and returns the template with the chosen σ, which
- * its output column then carries in its {@code lprff.sigma} metadata.
+ * template's {@code sigma} set, fit keeps it. Unset, fit collects a seeded sample of the labelled
+ * rows to the driver (at most {@link BandwidthSearch#SEARCH_ROWS} + {@link
+ * BandwidthSearch#SEARCH_VALIDATION_ROWS} of them and 2^24 input values, kept by a hash of their
+ * row ids, so the sample does not depend on the partitioning), splits it as every lprff tool does
+ * (row id i is validation iff {@link RowSplit#validation}(seed, i)), runs the library's {@link
+ * BandwidthSearch} on the raw input (the transformer does not standardize) and returns the
+ * template with the chosen σ, which its output column then carries in its {@code lprff.sigma}
+ * metadata.
  *
  * <p>Params: {@code labelCol} ("label"), {@code task} ("regression" or "classification"), {@code
  * seed} (1, the validation split's, as the command line's); the featurizer's own are the
@@ -38,6 +39,9 @@ import org.lprff.vector.train.TrainingRequest;
 public final class LpRffBandwidth extends Estimator<LpRffBandwidth.Fitted> {
 
   private static final long serialVersionUID = 1L;
+
+  /** Input values the sample may hold on the driver: 64 MiB of floats. */
+  static final long DRIVER_VALUES = 1L << 24;
 
   private final String uid;
   private final LpRffTransformer template;
@@ -177,7 +181,10 @@ public final class LpRffBandwidth extends Estimator<LpRffBandwidth.Fitted> {
     String id = template.getOrDefault(template.rowIdCol());
     long s = (Long) getOrDefault(seed);
     long n = dataset.count();
-    long cap = BandwidthSearch.SEARCH_ROWS + BandwidthSearch.SEARCH_VALIDATION_ROWS;
+    int d = InputRows.width(dataset.toDF().select(in).head(), 0, in);
+    // The search's rows, but no more than 64 MiB of float values on the driver.
+    long cap = Math.min(BandwidthSearch.SEARCH_ROWS + BandwidthSearch.SEARCH_VALIDATION_ROWS,
+        Math.max(4096, DRIVER_VALUES / d));
     // Keep a row with probability cap / n (all of them when n <= cap), by its id's hash.
     double keep = Math.min(1.0, (double) cap / Math.max(1, n));
     long key = RowSplit.mix64(s ^ 0x73616d706c65L);
@@ -190,7 +197,6 @@ public final class LpRffBandwidth extends Estimator<LpRffBandwidth.Fitted> {
     if (rows.isEmpty()) {
       throw new IllegalArgumentException("the DataFrame has no rows to choose sigma on");
     }
-    int d = InputRows.width(rows.get(0), 0, in);
     List<Row> fit = new ArrayList<>();
     List<Row> validation = new ArrayList<>();
     for (Row r : rows) {

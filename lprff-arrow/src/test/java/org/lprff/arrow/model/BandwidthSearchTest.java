@@ -177,8 +177,8 @@ class BandwidthSearchTest {
     FittedModel m = FittedModel.fit(spec(256), train, validation,
         TrainingRequest.regression(256), Bandwidth.SEARCH, lines::add);
     assertEquals("1500+300", m.training().get("sigma_search_rows"));
-    assertTrue(lines.get(0).contains("on 1500 of 1500 training rows, scored on 300 validation"),
-        lines.get(0));
+    assertTrue(lines.get(0).contains("on 1500 of 1500 training rows scored on 300 validation"
+        + " rows, fine at m = 256 on 1500 scored on 300"), lines.get(0));
   }
 
   @Test
