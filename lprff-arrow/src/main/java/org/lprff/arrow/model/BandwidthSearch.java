@@ -1,7 +1,6 @@
 package org.lprff.arrow.model;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,7 +10,6 @@ import java.util.function.Consumer;
 import org.lprff.arrow.input.RowTable;
 import org.lprff.vector.featurize.Featurizer;
 import org.lprff.vector.featurize.FeaturizerSpec;
-import org.lprff.vector.stream.FeatureRows;
 import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.stream.RowSplit;
 import org.lprff.vector.train.Solver;
@@ -384,8 +382,8 @@ public final class BandwidthSearch {
       Featurizer featurizer = Featurizer.of(at);
       TrainingReport report;
       try (Arena arena = Arena.ofShared()) {
-        InMemoryBatches train = batches(at, featurizer, fit, arena);
-        InMemoryBatches scored = batches(at, featurizer, validation, arena);
+        InMemoryBatches train = FittedModel.batches(at, featurizer, fit, r, arena);
+        InMemoryBatches scored = FittedModel.batches(at, featurizer, validation, r, arena);
         report = Trainer.run(r, new Trainer.Data("train", "", r.solver().shufflesRows()
             ? train : train.ordered()), new Trainer.Data("validation", "", scored.ordered()),
             null, null);
@@ -417,15 +415,6 @@ public final class BandwidthSearch {
             + all.get(all.size() - 1).lengthScale() + "); check the labels, or give --sigma");
       }
       return best;
-    }
-
-    private InMemoryBatches batches(FeaturizerSpec at, Featurizer featurizer, RowTable rows,
-        Arena arena) {
-      MemorySegment z = arena.allocate(Math.max(1, (long) featurizer.rowBytes() * rows.n()), 64);
-      featurizer.featurize(rows.x(), rows.n(), 0, z, 0, 0, request.executor());
-      FeatureRows features = FeatureRows.of(at, z, 0, rows.n());
-      return classes != null ? InMemoryBatches.of(features, rows.classes())
-          : InMemoryBatches.of(features, rows.y());
     }
   }
 }

@@ -273,7 +273,8 @@ public final class FittedModel {
     return new RowTable(x, rows.y(), rows.n(), rows.d(), rows.names());
   }
 
-  private static InMemoryBatches batches(FeaturizerSpec spec, Featurizer featurizer,
+  /** Every row of {@code rows} featurized into {@code arena}, with its targets or classes. */
+  static InMemoryBatches batches(FeaturizerSpec spec, Featurizer featurizer,
       RowTable rows, TrainingRequest request, Arena arena) {
     MemorySegment z = arena.allocate(Math.max(1, (long) featurizer.rowBytes() * rows.n()), 64);
     featurizer.featurize(rows.x(), rows.n(), 0, z, 0, 0, request.executor());
