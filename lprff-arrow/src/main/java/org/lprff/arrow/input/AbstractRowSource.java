@@ -39,7 +39,16 @@ public abstract class AbstractRowSource implements RowSource {
     }
     this.columns = columns;
     this.maxBatchRows = maxBatchRows;
-    this.values = new float[maxBatchRows * columns];
+    try {
+      this.values = new float[maxBatchRows * columns];
+    } catch (OutOfMemoryError e) {
+      // One array too large for the heap (e.g. a LIBSVM index of 266,666,666 found by
+      // TextInputFuzzTest): refused by name; the failed allocation left the heap as it was.
+      throw new IllegalArgumentException(source + ": a batch of " + maxBatchRows + " rows x "
+          + columns + " columns (" + (4L * maxBatchRows * columns >> 20) + " MiB) does not fit"
+          + " in this JVM's heap; check the column count (a LIBSVM index that large is likely a"
+          + " typo), or read smaller batches", e);
+    }
     this.labels = labelled ? new float[maxBatchRows] : null;
   }
 

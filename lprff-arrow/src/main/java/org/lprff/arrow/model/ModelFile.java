@@ -18,6 +18,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.lprff.arrow.ipc.IpcFileLayout;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -160,8 +161,22 @@ final class ModelFile {
     // corrupt below) instead of exhausting direct memory.
     long limit = 8 * Files.size(file) + (1 << 20);
     try (BufferAllocator allocator = new RootAllocator(limit);
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
-        ArrowFileReader reader = new ArrowFileReader(channel, allocator)) {
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      // The structure first, as feature files are read: Arrow's schema reader recurses into
+      // nested fields and a crafted file of thousands of levels overflowed the stack (found by
+      // ModelFileFuzzTest); IpcFileLayout walks them without recursion and bounds the depth.
+      try {
+        IpcFileLayout.check(file, channel, false);
+      } catch (IOException e) {
+        throw corrupt(file, e.getMessage(), e);
+      }
+      return read(file, allocator, channel);
+    }
+  }
+
+  private static FittedModel read(Path file, BufferAllocator allocator, FileChannel channel)
+      throws IOException {
+    try (ArrowFileReader reader = new ArrowFileReader(channel, allocator)) {
       Schema schema;
       try {
         schema = reader.getVectorSchemaRoot().getSchema();
