@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.concurrent.Executor;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.storage.StorageLevel;
 import org.lprff.vector.featurize.FeaturizerSpec;
 import org.lprff.vector.stream.FeatureRows;
@@ -19,22 +18,20 @@ import org.lprff.vector.stream.MiniBatch;
 import org.lprff.vector.stream.MiniBatchSource;
 import org.lprff.vector.stream.Partitions;
 import org.lprff.vector.stream.RowSplit;
+import scala.Tuple2;
 
 /**
  * The rows of a DataFrame's packed feature column as the library's {@link Partitions}: cached
  * {@link PackedBlock}s, one pass of a solver per Spark partition (the library's {@code Pass}
  * shipped to the executors, which run it over their blocks with the packed products, each block
  * copied into native memory where the kernels read it fastest), the partial sums combined with
- * {@code treeAggregate}, as Spark's own LogisticRegression combines its gradients. The seeded
+ * in partition order ({@link #sum}), whatever order the tasks finish in. The seeded
  * validation split keeps a row by {@link RowSplit#validation}(seed, row id), so with ids 0..n-1
  * it is the split a feature file of the same rows gets from {@code lprff train}.
  *
- * <p>Sums are added in the order the partitions' results arrive, so with several partitions the
- * last bits of a sum may differ from run to run; the features never do.
+ * <p>A sum is the same bits on every run of the same partitions.
  */
 final class SparkPartitions implements Partitions {
-
-  private static final int TREE_DEPTH = 2;
 
   private final JavaRDD<PackedBlock> blocks;
   /** The spec's metadata (serializable, for the executors), its model features and bits. */
@@ -77,13 +74,42 @@ final class SparkPartitions implements Partitions {
     return rows;
   }
 
+  /**
+   * The pass over every partition, its partial sums added in partition order: partitions are
+   * grouped (about sqrt(P) to a group, by index), each group's partials added in index order on
+   * an executor, the groups' sums in group order on the driver. treeAggregate added them in the
+   * order the tasks finished, so two fits of the same rows could differ in the last bits of a sum
+   * and, after many L-BFGS iterations, in their logits by 0.1 (DistributedTrainingTest, under
+   * load); now they are the same bits every run, with as little on the driver as before.
+   */
   @Override
   public <S> S sum(Pass<S> pass, Executor helpers) {
     HashMap<String, String> map = spec;
-    JavaRDD<S> partials = blocks.mapPartitions(
-        it -> List.of(pass.over(new BlockSource(list(it), map), null)).iterator());
-    Function2<S, S, S> plus = (x, y) -> x == null ? y : y == null ? x : pass.plus(x, y);
-    return partials.treeAggregate(null, plus, plus, TREE_DEPTH);
+    int partitions = blocks.getNumPartitions();
+    int fan = Math.max(2, (int) Math.ceil(Math.sqrt(partitions)));
+    int groups = (partitions + fan - 1) / fan;
+    List<Tuple2<Integer, S>> sums = blocks
+        .mapPartitionsWithIndex((index, it) -> List.of(new Tuple2<>(index,
+            pass.over(new BlockSource(list(it), map), null))).iterator(), false)
+        .mapToPair(t -> new Tuple2<>(t._1() / fan, t))
+        .groupByKey(Math.max(1, groups))
+        .map(group -> new Tuple2<>(group._1(), inOrder(group._2(), pass)))
+        .collect();
+    List<Tuple2<Integer, S>> ordered = new ArrayList<>(sums);
+    return inOrder(ordered, pass);
+  }
+
+  /** The partials added in the order of their keys. */
+  private static <S> S inOrder(Iterable<Tuple2<Integer, S>> partials, Pass<S> pass) {
+    List<Tuple2<Integer, S>> list = new ArrayList<>();
+    partials.forEach(list::add);
+    list.sort(java.util.Comparator.comparingInt(Tuple2::_1));
+    S total = null;
+    for (Tuple2<Integer, S> t : list) {
+      S s = t._2();
+      total = total == null ? s : s == null ? total : pass.plus(total, s);
+    }
+    return total;
   }
 
   private static List<PackedBlock> list(Iterator<PackedBlock> it) {
