@@ -124,13 +124,10 @@ final class FeaturizeCommand implements Callable<Integer> {
   }
 
   private int featurize() throws IOException {
-    if (!StandardStreams.isDash(in.input)) {
+    return StandardStreams.reading(in.input, file -> {
+      in.input = file;
       return featurizeInput();
-    }
-    try (StandardStreams.Spool stdin = StandardStreams.current().spool()) {
-      in.input = stdin.file();
-      return featurizeInput();
-    }
+    });
   }
 
   private int featurizeInput() throws IOException {

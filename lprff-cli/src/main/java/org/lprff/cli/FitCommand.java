@@ -154,11 +154,10 @@ final class FitCommand implements Callable<Integer> {
         CompareData.logLabels(valid, "validation");
       }
     }
-    FeaturizerSpec placeholder = spec.build(train.d(), 1.0, DEFAULT_FEATURES, DEFAULT_BITS);
-    FeaturizerSpec given = bandwidth == Bandwidth.GIVEN
-        ? spec.build(train.d(), spec.kernel.sigmaNumber() != null ? spec.kernel.sigmaNumber()
-            : spec.kernel.lengthScaleNumber(), DEFAULT_FEATURES, DEFAULT_BITS)
-        : placeholder;
+    // With median or auto the length scale is the library's to set: 1 holds its place.
+    FeaturizerSpec given = spec.build(train.d(),
+        bandwidth == Bandwidth.GIVEN ? spec.kernel.scaleNumber() : 1.0, DEFAULT_FEATURES,
+        DEFAULT_BITS);
     if (progress != null) {
       progress.accept(String.format(Locale.ROOT, "%s: %s training rows%s, d = %d; %s, m = %s at"
           + " %d bits, %s", input, Human.count(train.n()), valid == null ? ""
@@ -188,13 +187,8 @@ final class FitCommand implements Callable<Integer> {
 
   /** The training rows, from standard input when --input is -. */
   private RowTable read(BufferAllocator allocator) throws IOException {
-    if (!StandardStreams.isDash(input)) {
-      return CompareData.read(input, format, labelColumn, idxLabels, "--idx-labels", allocator);
-    }
-    try (StandardStreams.Spool stdin = StandardStreams.current().spool()) {
-      return CompareData.read(stdin.file(), format, labelColumn, idxLabels, "--idx-labels",
-          allocator);
-    }
+    return StandardStreams.reading(input, file ->
+        CompareData.read(file, format, labelColumn, idxLabels, "--idx-labels", allocator));
   }
 
   private String summary(FittedModel fitted, double seconds) {

@@ -99,13 +99,10 @@ final class PredictCommand implements Callable<Integer> {
     }
     FeaturizerSpec spec = m.spec();
     PredictionSpread spread = spread(m, task);
-    if (StandardStreams.isDash(in.input)) {
-      try (StandardStreams.Spool stdin = StandardStreams.current().spool()) {
-        in.input = stdin.file();
-        return predictInput(m, task, spec, spread);
-      }
-    }
-    return predictInput(m, task, spec, spread);
+    return StandardStreams.reading(in.input, file -> {
+      in.input = file;
+      return predictInput(m, task, spec, spread);
+    });
   }
 
   private int predictInput(FittedModel m, Task task, FeaturizerSpec spec, PredictionSpread spread)

@@ -95,8 +95,7 @@ final class SparkPartitions implements Partitions {
         .groupByKey(Math.max(1, groups))
         .map(group -> new Tuple2<>(group._1(), inOrder(group._2(), pass)))
         .collect();
-    List<Tuple2<Integer, S>> ordered = new ArrayList<>(sums);
-    return inOrder(ordered, pass);
+    return inOrder(sums, pass);
   }
 
   /** The partials added in the order of their keys. */

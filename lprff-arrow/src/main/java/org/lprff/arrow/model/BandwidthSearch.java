@@ -210,27 +210,28 @@ public final class BandwidthSearch {
         + " at m = %d on %d of %d training rows scored on %d validation rows, fine at m = %d on"
         + " %d scored on %d", median, m1, coarseFit.n(), fit.n(), coarseValidation.n(), m2,
         searchFit.n(), searchValidation.n()));
-    Trials coarse = new Trials(spec, coarseFit, coarseValidation, request, classes, median, say);
-    Trials trials = new Trials(spec, searchFit, searchValidation, request, classes, median, say);
+    List<Trial> all = new ArrayList<>();
+    Trials coarse =
+        new Trials(spec, coarseFit, coarseValidation, request, classes, median, say, all);
+    Trials fine = new Trials(spec, searchFit, searchValidation, request, classes, median, say, all);
     int low = -OCTAVES;
     int high = OCTAVES;
     for (int k = low; k <= high; k++) {
       coarse.run("coarse", m1, k);
     }
-    int best = (int) Math.round(coarse.best("coarse", m1).exponent);
+    int best = (int) Math.round(coarse.best().exponent);
     for (int extra = 0; extra < EXTRA_OCTAVES && (best == low || best == high); extra++) {
       int k = best == low ? --low : ++high;
       coarse.run("coarse", m1, k);
-      best = (int) Math.round(coarse.best("coarse", m1).exponent);
+      best = (int) Math.round(coarse.best().exponent);
     }
-    trials.all.addAll(coarse.all);
-    double[] fine = new double[FINE_STEPS.length];
+    double[] exponents = new double[FINE_STEPS.length];
     double[] metrics = new double[FINE_STEPS.length];
-    for (int i = 0; i < fine.length; i++) {
-      fine[i] = best + FINE_STEPS[i];
-      metrics[i] = trials.run("fine", m2, fine[i]).metric();
+    for (int i = 0; i < exponents.length; i++) {
+      exponents[i] = best + FINE_STEPS[i];
+      metrics[i] = fine.run("fine", m2, exponents[i]).metric();
     }
-    double exponent = vertex(fine, metrics, trials.best("fine", m2).exponent);
+    double exponent = vertex(exponents, metrics, fine.best().exponent);
     Edge edge = exponent <= low ? Edge.LOW : exponent >= high ? Edge.HIGH : Edge.NONE;
     double factor = Math.pow(2, exponent);
     say.accept(String.format(Locale.ROOT, "chosen: sigma %.4g (2^%.2f x median)%s",
@@ -239,7 +240,7 @@ public final class BandwidthSearch {
           case LOW -> "; the smallest sigma tried: a smaller one may be better (give --sigma)";
           case HIGH -> "; the largest sigma tried: a larger one may be better (give --sigma)";
         }));
-    return new Result(median, median * factor, factor, trials.all, edge, searchFit.n(),
+    return new Result(median, median * factor, factor, all, edge, searchFit.n(),
         searchValidation.n(), (System.nanoTime() - started) / 1e9);
   }
 
@@ -347,7 +348,7 @@ public final class BandwidthSearch {
 
   private record Scored(double exponent, Trial trial) {}
 
-  /** The trials run so far, and how to run one. */
+  /** One stage's rows and trials, and how to run one (each also added to the search's list). */
   private static final class Trials {
     final FeaturizerSpec spec;
     final RowTable fit;
@@ -356,11 +357,11 @@ public final class BandwidthSearch {
     final Integer classes;
     final double median;
     final Consumer<String> say;
-    final List<Trial> all = new ArrayList<>();
+    final List<Trial> all;
     final List<Scored> scored = new ArrayList<>();
 
     Trials(FeaturizerSpec spec, RowTable fit, RowTable validation, TrainingRequest request,
-        Integer classes, double median, Consumer<String> say) {
+        Integer classes, double median, Consumer<String> say, List<Trial> all) {
       this.spec = spec;
       this.fit = fit;
       this.validation = validation;
@@ -368,6 +369,7 @@ public final class BandwidthSearch {
       this.classes = classes;
       this.median = median;
       this.say = say;
+      this.all = all;
     }
 
     Trial run(String stage, int m, double exponent) {
@@ -384,9 +386,8 @@ public final class BandwidthSearch {
       try (Arena arena = Arena.ofShared()) {
         InMemoryBatches train = FittedModel.batches(at, featurizer, fit, r, arena);
         InMemoryBatches scored = FittedModel.batches(at, featurizer, validation, r, arena);
-        report = Trainer.run(r, new Trainer.Data("train", "", r.solver().shufflesRows()
-            ? train : train.ordered()), new Trainer.Data("validation", "", scored.ordered()),
-            null, null);
+        report = Trainer.run(r, new Trainer.Data("train", "", train.ordered()),
+            new Trainer.Data("validation", "", scored.ordered()), null, null);
       }
       double metric = report.diverged() ? Double.NaN : report.validation().metric();
       Trial t = new Trial(stage, Math.pow(2, exponent), sigma, m, report.l2(), metric,
@@ -399,12 +400,11 @@ public final class BandwidthSearch {
       return t;
     }
 
-    /** The lowest metric of {@code stage}'s trials (the earliest on a tie). */
-    Scored best(String stage, int m) {
+    /** The trial of this stage with the lowest metric (the earliest on a tie). */
+    Scored best() {
       Scored best = null;
       for (Scored s : scored) {
-        if (s.trial.stage().equals(stage) && s.trial.features() == m
-            && !Double.isNaN(s.trial.metric())
+        if (!Double.isNaN(s.trial.metric())
             && (best == null || s.trial.metric() < best.trial.metric())) {
           best = s;
         }

@@ -153,12 +153,25 @@ public final class FittedModel {
     requireFits(spec, train, request);
     Standardization standardization = standardize ? train.standardization() : null;
     RowTable rows = standardize ? standardized(train, standardization) : train;
+    return train(spec, standardization, rows, null, request, progress);
+  }
+
+  /**
+   * Featurizes {@code train} (and {@code validation}, which then chooses l2 and joins the closed
+   * form's refit) with {@code spec} and trains {@code request} on them; rows already standardized.
+   */
+  private static FittedModel train(FeaturizerSpec spec, Standardization standardization,
+      RowTable train, RowTable validation, TrainingRequest request, Consumer<String> progress) {
     Featurizer featurizer = Featurizer.of(spec);
     try (Arena arena = Arena.ofShared()) {
-      InMemoryBatches source = batches(spec, featurizer, rows, request, arena);
+      InMemoryBatches source = batches(spec, featurizer, train, request, arena);
       // SGD reads shuffled mini-batches; the full-batch solvers every row in order.
-      TrainingReport report = Trainer.run(request, new Trainer.Data("train", "",
-          request.solver().shufflesRows() ? source : source.ordered()), progress);
+      Trainer.Data trainData = new Trainer.Data("train", "",
+          request.solver().shufflesRows() ? source : source.ordered());
+      Trainer.Data validationData = validation == null ? null : new Trainer.Data("validation",
+          "", batches(spec, featurizer, validation, request, arena).ordered());
+      TrainingReport report = Trainer.run(request, trainData, validationData, validationData,
+          progress);
       return of(spec, standardization, request, report, null, null);
     }
   }
@@ -226,17 +239,7 @@ public final class FittedModel {
           + " %.4g, on %d training rows", at.features(), at.bits(), at.kernel().lengthScale(),
           t.n()));
     }
-    Featurizer featurizer = Featurizer.of(at);
-    try (Arena arena = Arena.ofShared()) {
-      InMemoryBatches source = batches(at, featurizer, t, request, arena);
-      Trainer.Data trainData = new Trainer.Data("train", "",
-          request.solver().shufflesRows() ? source : source.ordered());
-      Trainer.Data validationData = v == null ? null : new Trainer.Data("validation", "",
-          batches(at, featurizer, v, request, arena).ordered());
-      TrainingReport report = Trainer.run(request, trainData, validationData, validationData,
-          progress);
-      return of(at, standardization, request, report, null, null).withTraining(chosenBy);
-    }
+    return train(at, standardization, t, v, request, progress).withTraining(chosenBy);
   }
 
   /** Refuses classification labels that are all one class, naming it. */

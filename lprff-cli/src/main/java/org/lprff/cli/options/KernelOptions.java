@@ -1,6 +1,7 @@
 package org.lprff.cli.options;
 
 import java.util.Locale;
+import java.util.function.DoubleSupplier;
 import org.lprff.arrow.model.Bandwidth;
 import org.lprff.vector.kernel.KernelFunction;
 import picocli.CommandLine.Option;
@@ -79,7 +80,14 @@ public final class KernelOptions {
    * "auto" one (or of none), the default kernel if none is named.
    */
   public KernelFunction build(double scale) {
-    String kernelName = name == null ? DEFAULT_KERNEL : kernelName(name);
+    return build(name == null ? DEFAULT_KERNEL : kernelName(name), () -> scale);
+  }
+
+  /**
+   * The named kernel at the length scale {@code scale} gives, after refusing the options that do
+   * not apply to it (the scale is read last, so those refusals come first).
+   */
+  private KernelFunction build(String kernelName, DoubleSupplier scale) {
     if (kernelName.equals("matern") && sigma != null) {
       throw new UsageException(
           "--sigma does not apply to the matern kernel; it takes --nu and --length-scale");
@@ -89,13 +97,13 @@ public final class KernelOptions {
     }
     try {
       return switch (kernelName) {
-        case "gaussian" -> new KernelFunction.Gaussian(scale);
-        case "laplacian" -> new KernelFunction.Laplacian(scale);
+        case "gaussian" -> new KernelFunction.Gaussian(scale.getAsDouble());
+        case "laplacian" -> new KernelFunction.Laplacian(scale.getAsDouble());
         case "matern" -> {
           if (nu == null) {
             throw new UsageException("the matern kernel needs --nu (0.5, 1.5 or 2.5)");
           }
-          yield new KernelFunction.Matern(nu, scale);
+          yield new KernelFunction.Matern(nu, scale.getAsDouble());
         }
         default -> throw new AssertionError(kernelName);
       };
@@ -132,40 +140,24 @@ public final class KernelOptions {
    */
   public KernelFunction build() {
     String kernelName = name == null ? DEFAULT_KERNEL : kernelName(name);
-    try {
-      return kernel(kernelName);
-    } catch (IllegalArgumentException e) {
-      throw e instanceof UsageException ? e : new UsageException(e.getMessage());
+    if (kernelName.equals("matern")) {
+      if (nu == null || lengthScale == null) {
+        throw new UsageException(
+            "the matern kernel needs --nu (0.5, 1.5 or 2.5) and --length-scale (or use --like"
+                + " FILE)");
+      }
+      return build(kernelName, () -> given("--length-scale", lengthScale));
     }
+    if (sigma == null) {
+      throw new UsageException(
+          "--sigma is required for the " + kernelName + " kernel (or use --like FILE)");
+    }
+    return build(kernelName, () -> given("--sigma", sigma));
   }
 
-  private KernelFunction kernel(String kernelName) {
-    return switch (kernelName) {
-      case "gaussian", "laplacian" -> {
-        if (sigma == null) {
-          throw new UsageException(
-              "--sigma is required for the " + kernelName + " kernel (or use --like FILE)");
-        }
-        rejectMatern(kernelName, lengthScale);
-        double s = given("--sigma", sigma);
-        yield kernelName.equals("gaussian")
-            ? new KernelFunction.Gaussian(s)
-            : new KernelFunction.Laplacian(s);
-      }
-      case "matern" -> {
-        if (nu == null || lengthScale == null) {
-          throw new UsageException(
-              "the matern kernel needs --nu (0.5, 1.5 or 2.5) and --length-scale (or use --like"
-                  + " FILE)");
-        }
-        if (sigma != null) {
-          throw new UsageException(
-              "--sigma does not apply to the matern kernel; it takes --nu and --length-scale");
-        }
-        yield new KernelFunction.Matern(nu, given("--length-scale", lengthScale));
-      }
-      default -> throw new AssertionError(kernelName);
-    };
+  /** The number --sigma or --length-scale gives (with {@link Bandwidth#GIVEN}), else null. */
+  public Double scaleNumber() {
+    return sigma != null ? sigmaNumber() : lengthScaleNumber();
   }
 
   /** A numeric length scale; "median" and "auto" are settled by the command before build(). */

@@ -61,6 +61,25 @@ public final class StandardStreams {
     return path != null && path.toString().equals(DASH);
   }
 
+  /** Work on an input file. */
+  @FunctionalInterface
+  public interface InputWork<T> {
+    T on(Path file) throws IOException;
+  }
+
+  /**
+   * {@code work} on {@code input}, or, when it is {@code -}, on this thread's standard input
+   * spooled to a temporary file ({@link #spool}), removed when the work ends.
+   */
+  public static <T> T reading(Path input, InputWork<T> work) throws IOException {
+    if (!isDash(input)) {
+      return work.on(input);
+    }
+    try (Spool stdin = current().spool()) {
+      return work.on(stdin.file());
+    }
+  }
+
   /** Standard output as a channel whose close only flushes. */
   public WritableByteChannel outChannel() {
     WritableByteChannel inner = Channels.newChannel(out);
