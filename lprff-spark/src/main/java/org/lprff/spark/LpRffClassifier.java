@@ -14,7 +14,8 @@ import org.apache.spark.sql.types.DataTypes;
  * Logistic (two classes) or softmax (k classes) regression on LP-RFFs as a Spark ML probabilistic
  * classifier: labels 0, 1, ..., k - 1; trains on the packed feature column with the library's
  * full-batch L-BFGS (solver auto), l2 on the automatic path chosen on validation rows, each
- * evaluation one pass per partition combined with treeAggregate. Params as {@link LpRffRegressor}.
+ * evaluation one pass per partition, the partitions' sums added in partition order
+ * ({@link SparkPartitions#sum}). Params as {@link LpRffRegressor}.
  */
 public final class LpRffClassifier
     extends ProbabilisticClassifier<byte[], LpRffClassifier, LpRffClassificationModel>

@@ -15,10 +15,10 @@ import org.apache.spark.sql.types.DataTypes;
  * column ({@link LpRffTransformer}'s output) with the library's full-batch solvers and defaults
  * (solver auto: the closed form up to m = 2048, conjugate gradients above; l2 on the automatic
  * path chosen on the validation rows, or on a seeded 10% of the training rows), every pass run per
- * partition and combined with treeAggregate. Params beside Spark's featuresCol ("features"),
- * labelCol and predictionCol: {@code rowIdCol} ("rowId"), {@code solver} ("auto"), {@code
- * regParam} (unset: automatic), {@code validationIndicatorCol} (unset: the seeded split), {@code
- * seed} (1, the split's).
+ * partition, the partitions' sums added in partition order. Params beside Spark's featuresCol
+ * ("features"), labelCol and predictionCol: {@code rowIdCol} ("rowId"), {@code solver}
+ * ("auto"), {@code regParam} (unset: automatic), {@code validationIndicatorCol} (unset: the
+ * seeded split), {@code seed} (1, the split's).
  */
 public final class LpRffRegressor
     extends Regressor<byte[], LpRffRegressor, LpRffRegressionModel>

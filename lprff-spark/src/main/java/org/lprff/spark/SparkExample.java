@@ -34,6 +34,9 @@ public final class SparkExample {
     Map<String, String> o;
     try {
       o = options(args);
+      if (!o.getOrDefault("sigma", "auto").equals("auto")) {
+        positiveOption(o.get("sigma"));
+      }
     } catch (IllegalArgumentException e) {
       System.err.println("spark-example: " + e.getMessage());
       System.exit(2);
@@ -117,10 +120,22 @@ public final class SparkExample {
 
       LpRffTransformer featurizer = new LpRffTransformer().setInputCol("x")
           .setNumFeatures(intOption(o, "features", 2048)).setBits(intOption(o, "bits", 4))
-          .setSigma(Double.parseDouble(o.getOrDefault("sigma", "2.0")))
           .setProjection(o.getOrDefault("projection", "circulant"))
           .setSeed(Long.parseLong(o.getOrDefault("seed", "0")));
+      String sigma = o.getOrDefault("sigma", "2.0");
       long t0 = System.nanoTime();
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("task", task);
+      if (sigma.equals("auto")) {
+        // The estimator in the transformer's place: sigma chosen on the training rows' split.
+        featurizer = new LpRffBandwidth(featurizer).setLabelCol(label).setTask(task)
+            .setProgress(System.err::println).fit(train).transformer();
+        json.put("sigma_search_seconds", (System.nanoTime() - t0) / 1e9);
+        t0 = System.nanoTime();
+      } else {
+        featurizer.setSigma(positiveOption(sigma));
+      }
+      json.put("sigma", featurizer.getOrDefault(featurizer.sigma()));
       Dataset<Row> trainFeatures = featurizer.transform(train).cache();
       trainFeatures.count();
       double featurizeSeconds = (System.nanoTime() - t0) / 1e9;
@@ -142,8 +157,6 @@ public final class SparkExample {
       }
 
       t0 = System.nanoTime();
-      Map<String, Object> json = new LinkedHashMap<>();
-      json.put("task", task);
       double metric;
       String solver;
       double l2;
@@ -296,6 +309,20 @@ public final class SparkExample {
     } catch (NumberFormatException e) {
       throw usage("--" + name + " is '" + v + "', expected an integer");
     }
+  }
+
+  /** --sigma S: a number > 0 (auto is handled by the caller). */
+  private static double positiveOption(String v) {
+    double s;
+    try {
+      s = Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      s = Double.NaN;
+    }
+    if (!(s > 0) || Double.isInfinite(s)) {
+      throw usage("--sigma is '" + v + "', expected a number > 0 or auto");
+    }
+    return s;
   }
 
   private static IllegalArgumentException usage(String message) {
