@@ -143,6 +143,34 @@ public final class Trainer {
    */
   public static TrainingReport run(TrainingRequest request, Data train, Data validation,
       Data refit, Data scored, Consumer<String> progress) {
+    return start(request, train, validation, refit, scored, progress).execute(refit);
+  }
+
+  /** A model's validation result on the leading features of the map ({@link #closedFormLeading}). */
+  public record Leading(int features, double l2, Evaluation validation) {}
+
+  /**
+   * The closed form's validation result on the leading k features, for each k of {@code
+   * features}: one pass makes the normal equations of all m features, and each k solves its
+   * leading block along the l2 path (l2 chosen on {@code validation}'s mean loss), so the smaller
+   * models cost only their solves. A random subset of random features is itself a feature map,
+   * so the results say how the validation metric falls as features grow (the bandwidth search
+   * extrapolates with them).
+   *
+   * @throws IllegalArgumentException as {@link #run}, or if validation is null or a k is not in
+   *     [1, m] (naming it)
+   */
+  public static List<Leading> closedFormLeading(TrainingRequest request, Data train,
+      Data validation, int... features) {
+    if (validation == null) {
+      throw new IllegalArgumentException("closedFormLeading needs validation rows");
+    }
+    return start(request.withSolver(Solver.CLOSED_FORM), train, validation, null, null, null)
+        .leading(features);
+  }
+
+  private static Run start(TrainingRequest request, Data train, Data validation, Data refit,
+      Data scored, Consumer<String> progress) {
     if (request == null || train == null) {
       throw new IllegalArgumentException((request == null ? "request" : "train") + " is null");
     }
@@ -162,7 +190,7 @@ public final class Trainer {
     Task task = request.loss() != null ? request.loss().task(classes)
         : !request.classification() ? Task.REGRESSION
         : classes == 2 ? Task.BINARY : Task.multiclass(classes);
-    return new Run(request, task, classes, train, validation, say).execute(refit);
+    return new Run(request, task, classes, train, validation, say);
   }
 
   /**
@@ -605,18 +633,40 @@ public final class Trainer {
       NormalEquations sums = gram(split ? fitRows() : train.rows(), split ? "fitting" : "train");
       Partitions stopping = split ? splitRows()
           : validation == null ? null : validation.rows();
+      ClosedForm chosen = solvePath(sums, stopping, path, say);
+      double bestL2 = chosen.l2();
+      Partitions more = split ? stopping : refit == null ? null : refit.rows();
+      if (more == null) {
+        return chosen;
+      }
+      // The rows that chose l2 only chose it: the final model learns from them too.
+      NormalEquations added = gram(more, split ? "validation split" : refit.describe());
+      say.accept("closed form: refit on " + (split ? "all training rows" : "train + " + refit.role())
+          + ", l2 " + bestL2);
+      return new ClosedForm(bestL2, sums.plus(added).solve(bestL2),
+          split ? 0 : refit.rows().rows());
+    }
+
+    /**
+     * {@code sums} solved for each l2 of the path, each model (over the request's m features,
+     * padded with zero weights when {@code sums} holds fewer) scored by its mean loss on {@code
+     * stopping} into {@code losses}; the lowest kept. One l2 is solved without scoring.
+     */
+    private ClosedForm solvePath(NormalEquations sums, Partitions stopping,
+        Map<Double, Double> losses, Consumer<String> talk) {
+      List<Double> l2s = request.l2Path();
       double bestL2 = l2s.get(0);
       LinearModel best = null;
       IllegalArgumentException failure = null;
       for (double lambda : l2s) {
-        say.accept("closed form: Cholesky solve of the " + sums.features() + " x "
+        talk.accept("closed form: Cholesky solve of the " + sums.features() + " x "
             + sums.features() + " system, l2 " + lambda);
         LinearModel model;
         try {
-          model = sums.solve(lambda);
+          model = sums.solve(lambda).padded(request.features());
         } catch (IllegalArgumentException e) {
           failure = e;
-          say.accept("closed form: l2 " + lambda + " skipped: " + e.getMessage());
+          talk.accept("closed form: l2 " + lambda + " skipped: " + e.getMessage());
           continue;
         }
         if (l2s.size() == 1) {
@@ -625,10 +675,10 @@ public final class Trainer {
           break;
         }
         double loss = Evaluation.of(model, task, stopping, EVALUATION_BATCH).meanLoss();
-        path.put(lambda, loss);
-        say.accept(String.format(Locale.ROOT, "closed form: l2 %g, %s loss %.6g", lambda,
+        losses.put(lambda, loss);
+        talk.accept(String.format(Locale.ROOT, "closed form: l2 %g, %s loss %.6g", lambda,
             chooser, loss));
-        if (best == null || loss < path.get(bestL2)) {
+        if (best == null || loss < losses.get(bestL2)) {
           best = model;
           bestL2 = lambda;
         }
@@ -637,16 +687,20 @@ public final class Trainer {
         throw new IllegalArgumentException("no l2 value gave a solvable system " + l2s
             + "; the last: " + failure.getMessage(), failure);
       }
-      Partitions more = split ? stopping : refit == null ? null : refit.rows();
-      if (more == null) {
-        return new ClosedForm(bestL2, best, 0);
+      return new ClosedForm(bestL2, best, 0);
+    }
+
+    /** {@link #closedFormLeading}'s results, in the order of {@code features}. */
+    List<Leading> leading(int[] features) {
+      NormalEquations sums = gram(train.rows(), "train");
+      List<Leading> out = new ArrayList<>();
+      for (int k : features) {
+        ClosedForm c = solvePath(sums.leading(k), validation.rows(), new LinkedHashMap<>(),
+            line -> {});
+        out.add(new Leading(k, c.l2(),
+            Evaluation.of(c.model(), task, validation.rows(), EVALUATION_BATCH)));
       }
-      // The rows that chose l2 only chose it: the final model learns from them too.
-      NormalEquations added = gram(more, split ? "validation split" : refit.describe());
-      say.accept("closed form: refit on " + (split ? "all training rows" : "train + " + refit.role())
-          + ", l2 " + bestL2);
-      return new ClosedForm(bestL2, sums.plus(added).solve(bestL2),
-          split ? 0 : refit.rows().rows());
+      return out;
     }
 
     private NormalEquations gram(Partitions rows, String name) {

@@ -7,7 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -152,6 +156,56 @@ class TrainerTest {
     for (int j = 0; j < M; j++) {
       assertEquals(want[j], got[j], 1e-4 * (1 + Math.abs(want[j])), "weight " + j);
     }
+  }
+
+  /**
+   * The closed form on the leading k of m features equals the closed form on a copy of those k
+   * columns: the same l2 chosen on the validation rows and the same validation MSE (up to the
+   * order of the Gram's sums); at k = m, exactly {@link Trainer#run}'s.
+   */
+  @Test
+  void closedFormOnTheLeadingFeaturesIsTheFitOnThoseColumns() {
+    int n = 1200;
+    int k = 24;
+    float[] x = TrainData.gaussian(n, D, 51);
+    float[] t = TrainData.smoothTargets(x, n, D, 0.1, 52);
+    FeatureRows z = TrainData.featurize(TrainData.spec(D, M, 32, 1.0, 9), x, n);
+    MemorySegment firstK = Arena.ofAuto().allocate((long) n * k * Float.BYTES, 64);
+    float[] row = new float[M];
+    for (int r = 0; r < n; r++) {
+      z.decode(r, row, 0);
+      MemorySegment.copy(row, 0, firstK, ValueLayout.JAVA_FLOAT, (long) r * k * Float.BYTES, k);
+    }
+    FeatureRows zk = FeatureRows.float32(firstK, 0, n, k);
+    int fit = 1000;
+    Trainer.Data train = new Trainer.Data("train", "",
+        InMemoryBatches.of(z.slice(0, fit), Arrays.copyOf(t, fit)).ordered());
+    Trainer.Data valid = new Trainer.Data("validation", "",
+        InMemoryBatches.of(z.slice(fit, n - fit), Arrays.copyOfRange(t, fit, n)).ordered());
+    TrainingRequest request = TrainingRequest.regression(M).withSolver(Solver.CLOSED_FORM);
+    List<Trainer.Leading> leading = Trainer.closedFormLeading(request, train, valid, M, k);
+    assertEquals(2, leading.size());
+
+    TrainingReport all = Trainer.run(request, train, valid, null, null);
+    assertEquals(M, leading.get(0).features());
+    assertEquals(all.l2(), leading.get(0).l2());
+    assertEquals(all.validation().metric(), leading.get(0).validation().metric());
+
+    TrainingReport first = Trainer.run(TrainingRequest.regression(k)
+            .withSolver(Solver.CLOSED_FORM),
+        new Trainer.Data("train", "",
+            InMemoryBatches.of(zk.slice(0, fit), Arrays.copyOf(t, fit)).ordered()),
+        new Trainer.Data("validation", "",
+            InMemoryBatches.of(zk.slice(fit, n - fit), Arrays.copyOfRange(t, fit, n)).ordered()),
+        null, null);
+    assertEquals(k, leading.get(1).features());
+    assertEquals(first.l2(), leading.get(1).l2());
+    double want = first.validation().metric();
+    assertEquals(want, leading.get(1).validation().metric(), 1e-6 * want);
+    assertTrue(leading.get(1).validation().metric() > 1.05 * leading.get(0).validation().metric(),
+        "k = " + k + " features fit this target worse than m = " + M + ": " + leading);
+    assertThrows(IllegalArgumentException.class,
+        () -> Trainer.closedFormLeading(request, train, valid, M + 1));
   }
 
   /** A validation source chooses instead of the split, and is reported. */

@@ -62,6 +62,30 @@ public final class NormalEquations implements java.io.Serializable {
         sum(targetSum, other.targetSum, targetSum.length));
   }
 
+  /**
+   * The sums of the first {@code k} features alone: the normal equations of the model that reads
+   * only them, without another pass over the rows (a random subset of random features is a
+   * feature map of k features, so the search compares m and k features on one Gram).
+   *
+   * @throws IllegalArgumentException unless 1 <= k <= m (naming k)
+   */
+  public NormalEquations leading(int k) {
+    if (k < 1 || k > m) {
+      throw new IllegalArgumentException("leading " + k + " features of " + m + ": expected 1 to "
+          + m);
+    }
+    if (k == m) {
+      return this;
+    }
+    int c = task.outputs();
+    double[] g = new double[k * k];
+    for (int i = 0; i < k; i++) {
+      System.arraycopy(gram, i * m, g, i * k, k);
+    }
+    return new NormalEquations(task, k, n, g, Arrays.copyOf(zt, k * c),
+        Arrays.copyOf(colSum, k), targetSum.clone());
+  }
+
   private static double[] sum(double[] a, double[] b, int length) {
     double[] s = Arrays.copyOf(a, length);
     for (int i = 0; i < length; i++) {

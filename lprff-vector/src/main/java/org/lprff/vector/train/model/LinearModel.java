@@ -57,6 +57,28 @@ public final class LinearModel {
     return new LinearModel(features, outputs, wT.clone(), bias.clone());
   }
 
+  /**
+   * This model over {@code wider} >= m inputs, the extra ones weighted 0: it scores rows of the
+   * wider feature map as this one scores their first m features.
+   *
+   * @throws IllegalArgumentException if {@code wider} < m (naming both)
+   */
+  public LinearModel padded(int wider) {
+    if (wider < features) {
+      throw new IllegalArgumentException("cannot pad a model of " + features + " features to "
+          + wider);
+    }
+    if (wider == features) {
+      return this;
+    }
+    checkShape(wider, outputs);
+    float[] w = new float[wider * outputs];
+    for (int j = 0; j < outputs; j++) {
+      System.arraycopy(wT, j * features, w, j * wider, features);
+    }
+    return new LinearModel(wider, outputs, w, bias.clone());
+  }
+
   /** Features m. */
   public int features() {
     return features;
