@@ -8,6 +8,8 @@
 # ../shared/data).
 # Every fit: 4 bits, circulant, m = M (default 4096; the issue asks 8192 for fashion-mnist), the
 # heldout rows predicted at full precision (predict's default).
+# GRID_FROM=FILE takes the grid's lines from an earlier output of the same DATA and M instead of
+# refitting them (they take sigma as given, so a change to the search leaves them as they were).
 # Usage: scripts/fit-sigma-grid.sh DATA [M]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -80,7 +82,14 @@ for t in o['sigma_trials']:
           % (t['stage'], t['features'], t['sigma'], t['factor'], t['validation_metric'], t['l2']))
 " "$work/fit.json"
 best=
-for k in -4 -3 -2 -1 0 1 2 3 4; do
+if [ -n "${GRID_FROM:-}" ]; then
+  # The grid's fits take sigma as given and never search: a change to the search alone leaves
+  # them as they were, so an earlier output's grid lines stand (Fashion-MNIST's take an hour).
+  echo "grid: the lines of $GRID_FROM (sigma given; the search does not enter them)"
+  grep '^grid k' "$GRID_FROM"
+  best=$(grep '^grid k' "$GRID_FROM" | sed 's/.*heldout \([^ ]*\) .*/\1/' | sort -g | head -1)
+fi
+for k in $([ -n "${GRID_FROM:-}" ] || echo -4 -3 -2 -1 0 1 2 3 4); do
   s=$(python3 -c "print($median * 2 ** $k)")
   t0=$(date +%s.%N)
   ./lprff fit "${input[@]}" "${common[@]}" --sigma "$s" --model "$work/k.lprff" > /dev/null

@@ -97,6 +97,49 @@ class BandwidthSearchTest {
   }
 
   /**
+   * Below the final m, each fine trial also scores its leading half of the features, and the
+   * choice is the vertex of the metrics extrapolated to m (a + b / m through the two).
+   */
+  @Test
+  void fineTrialsBelowTheFinalMExtrapolateToIt() {
+    RowTable rows = table(3000, 1);
+    RowTable[] parts = FittedModel.validationSplit(rows, 1);
+    List<String> lines = new ArrayList<>();
+    BandwidthSearch.Result r = BandwidthSearch.run(spec(2048), parts[0], parts[1],
+        TrainingRequest.regression(2048), lines::add);
+    List<BandwidthSearch.Trial> fine =
+        r.trials().stream().filter(t -> t.stage().equals("fine")).toList();
+    assertEquals(2 * BandwidthSearch.FINE_STEPS.length, fine.size());
+    double[] x = new double[BandwidthSearch.FINE_STEPS.length];
+    double[] extrapolated = new double[x.length];
+    for (int i = 0; i < x.length; i++) {
+      BandwidthSearch.Trial full = fine.get(2 * i);
+      BandwidthSearch.Trial half = fine.get(2 * i + 1);
+      assertEquals(512, full.features());
+      assertEquals(256, half.features());
+      assertEquals(full.lengthScale(), half.lengthScale());
+      x[i] = Math.log(full.factor()) / Math.log(2);
+      extrapolated[i] = BandwidthSearch.extrapolate(full.metric(), half.metric(), 512, 2048);
+    }
+    assertEquals(BandwidthSearch.vertex(x, extrapolated,
+            BandwidthSearch.argmin(x, extrapolated, Double.NaN)),
+        Math.log(r.factor()) / Math.log(2), 1e-9, "the extrapolated metrics' vertex is the choice");
+    assertTrue(lines.stream().anyMatch(l -> l.contains("m = 256: validation MSE")
+        && l.contains("at m = 2048")), String.join("\n", lines));
+  }
+
+  /** a + b / m through (k / 2, k): m = 4k takes the metric 3/4 of the step below k's. */
+  @Test
+  void extrapolationToTheFinalFeatures() {
+    assertEquals(0.0085, BandwidthSearch.extrapolate(0.010, 0.012, 1024, 4096), 1e-15);
+    assertEquals(0.010, BandwidthSearch.extrapolate(0.010, 0.012, 4096, 4096), 1e-15);
+    // A metric that rose with features (more features fit noise) extrapolates upwards.
+    assertEquals(0.0115, BandwidthSearch.extrapolate(0.010, 0.008, 1024, 4096), 1e-15);
+    assertTrue(Double.isNaN(BandwidthSearch.extrapolate(0.01, 0.05, 1024, 4096)), "not > 0");
+    assertTrue(Double.isNaN(BandwidthSearch.extrapolate(Double.NaN, 0.05, 1024, 4096)));
+  }
+
+  /**
    * The searched model against a grid of nine σ (the median distance x 2^k, k = -4..4) at the same
    * m and b, all scored on heldout rows the search never saw. On this small problem (321
    * validation rows, m = 512 at 4 bits) one model's heldout MSE moves by a third between
