@@ -53,13 +53,17 @@ class BandwidthSearchTest {
     return mse;
   }
 
+  /** The search at m on the split's two parts, its progress lines into {@code lines}. */
+  private static BandwidthSearch.Result search(int m, RowTable[] parts, List<String> lines) {
+    return BandwidthSearch.run(spec(m), parts[0], parts[1], TrainingRequest.regression(m),
+        lines::add);
+  }
+
   @Test
   void coarseThenFineAndTheBestFineTrialIsChosen() {
-    RowTable rows = table(3000, 1);
-    RowTable[] parts = FittedModel.validationSplit(rows, 1);
+    RowTable[] parts = FittedModel.validationSplit(table(3000, 1), 1);
     List<String> lines = new ArrayList<>();
-    BandwidthSearch.Result r = BandwidthSearch.run(spec(512), parts[0], parts[1],
-        TrainingRequest.regression(512), lines::add);
+    BandwidthSearch.Result r = search(512, parts, lines);
     int m1 = BandwidthSearch.coarseFeatures(512);
     assertEquals(256, m1);
     long coarse = r.trials().stream().filter(t -> t.stage().equals("coarse")).count();
@@ -102,11 +106,9 @@ class BandwidthSearchTest {
    */
   @Test
   void fineTrialsBelowTheFinalMExtrapolateToIt() {
-    RowTable rows = table(3000, 1);
-    RowTable[] parts = FittedModel.validationSplit(rows, 1);
+    RowTable[] parts = FittedModel.validationSplit(table(3000, 1), 1);
     List<String> lines = new ArrayList<>();
-    BandwidthSearch.Result r = BandwidthSearch.run(spec(2048), parts[0], parts[1],
-        TrainingRequest.regression(2048), lines::add);
+    BandwidthSearch.Result r = search(2048, parts, lines);
     List<BandwidthSearch.Trial> fine =
         r.trials().stream().filter(t -> t.stage().equals("fine")).toList();
     assertEquals(2 * BandwidthSearch.FINE_STEPS.length, fine.size());
