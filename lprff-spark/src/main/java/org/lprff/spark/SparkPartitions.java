@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -102,7 +103,7 @@ final class SparkPartitions implements Partitions {
   private static <S> S inOrder(Iterable<Tuple2<Integer, S>> partials, Pass<S> pass) {
     List<Tuple2<Integer, S>> list = new ArrayList<>();
     partials.forEach(list::add);
-    list.sort(java.util.Comparator.comparingInt(Tuple2::_1));
+    list.sort(Comparator.comparingInt(Tuple2::_1));
     S total = null;
     for (Tuple2<Integer, S> t : list) {
       S s = t._2();

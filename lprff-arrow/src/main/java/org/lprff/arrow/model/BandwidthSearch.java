@@ -14,7 +14,6 @@ import org.lprff.vector.stream.InMemoryBatches;
 import org.lprff.vector.stream.RowSplit;
 import org.lprff.vector.train.Solver;
 import org.lprff.vector.train.Trainer;
-import org.lprff.vector.train.TrainingReport;
 import org.lprff.vector.train.TrainingRequest;
 
 /**
@@ -417,8 +416,8 @@ public final class BandwidthSearch {
       FeaturizerSpec at = spec.withFeatures(m).withLengthScale(sigma);
       int model = at.modelFeatures();
       TrainingRequest r = (classes != null
-          ? TrainingRequest.classification(at.modelFeatures()).withClasses(classes)
-          : TrainingRequest.regression(at.modelFeatures()))
+          ? TrainingRequest.classification(model).withClasses(classes)
+          : TrainingRequest.regression(model))
           .withSolver(Solver.CLOSED_FORM).withSeed(request.seed())
           .withExecutor(request.executor());
       Featurizer featurizer = Featurizer.of(at);

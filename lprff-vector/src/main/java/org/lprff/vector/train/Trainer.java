@@ -633,11 +633,11 @@ public final class Trainer {
       NormalEquations sums = gram(split ? fitRows() : train.rows(), split ? "fitting" : "train");
       Partitions stopping = split ? splitRows()
           : validation == null ? null : validation.rows();
-      ClosedForm chosen = solvePath(sums, stopping, path, say);
+      PathChoice chosen = solvePath(sums, stopping, path, say);
       double bestL2 = chosen.l2();
       Partitions more = split ? stopping : refit == null ? null : refit.rows();
       if (more == null) {
-        return chosen;
+        return new ClosedForm(bestL2, chosen.model(), 0);
       }
       // The rows that chose l2 only chose it: the final model learns from them too.
       NormalEquations added = gram(more, split ? "validation split" : refit.describe());
@@ -650,13 +650,15 @@ public final class Trainer {
     /**
      * {@code sums} solved for each l2 of the path, each model (over the request's m features,
      * padded with zero weights when {@code sums} holds fewer) scored by its mean loss on {@code
-     * stopping} into {@code losses}; the lowest kept. One l2 is solved without scoring.
+     * stopping} into {@code losses}; the lowest kept, with its score. One l2 is solved without
+     * scoring.
      */
-    private ClosedForm solvePath(NormalEquations sums, Partitions stopping,
+    private PathChoice solvePath(NormalEquations sums, Partitions stopping,
         Map<Double, Double> losses, Consumer<String> talk) {
       List<Double> l2s = request.l2Path();
       double bestL2 = l2s.get(0);
       LinearModel best = null;
+      Evaluation bestScore = null;
       IllegalArgumentException failure = null;
       for (double lambda : l2s) {
         talk.accept("closed form: Cholesky solve of the " + sums.features() + " x "
@@ -674,20 +676,22 @@ public final class Trainer {
           bestL2 = lambda;
           break;
         }
-        double loss = Evaluation.of(model, task, stopping, EVALUATION_BATCH).meanLoss();
+        Evaluation score = Evaluation.of(model, task, stopping, EVALUATION_BATCH);
+        double loss = score.meanLoss();
         losses.put(lambda, loss);
         talk.accept(String.format(Locale.ROOT, "closed form: l2 %g, %s loss %.6g", lambda,
             chooser, loss));
         if (best == null || loss < losses.get(bestL2)) {
           best = model;
           bestL2 = lambda;
+          bestScore = score;
         }
       }
       if (best == null) {
         throw new IllegalArgumentException("no l2 value gave a solvable system " + l2s
             + "; the last: " + failure.getMessage(), failure);
       }
-      return new ClosedForm(bestL2, best, 0);
+      return new PathChoice(bestL2, best, bestScore);
     }
 
     /** {@link #closedFormLeading}'s results, in the order of {@code features}. */
@@ -695,10 +699,11 @@ public final class Trainer {
       NormalEquations sums = gram(train.rows(), "train");
       List<Leading> out = new ArrayList<>();
       for (int k : features) {
-        ClosedForm c = solvePath(sums.leading(k), validation.rows(), new LinkedHashMap<>(),
+        PathChoice c = solvePath(sums.leading(k), validation.rows(), new LinkedHashMap<>(),
             line -> {});
-        out.add(new Leading(k, c.l2(),
-            Evaluation.of(c.model(), task, validation.rows(), EVALUATION_BATCH)));
+        // The path scored its choice on the validation rows already, unless it held one l2.
+        out.add(new Leading(k, c.l2(), c.scored() != null ? c.scored()
+            : Evaluation.of(c.model(), task, validation.rows(), EVALUATION_BATCH)));
       }
       return out;
     }
@@ -728,4 +733,7 @@ public final class Trainer {
 
   /** The closed form's l2, model and the rows its refit added. */
   private record ClosedForm(double l2, LinearModel model, long refitRows) {}
+
+  /** The l2 the path kept, its model and its score on the rows that chose it (null: unscored). */
+  private record PathChoice(double l2, LinearModel model, Evaluation scored) {}
 }
